@@ -1,0 +1,146 @@
+// Composition root: config -> database -> migrations -> clock -> workspace -> auth -> HTTP.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Redis } from 'ioredis';
+import type Koa from 'koa';
+import type { Config } from '../config/config.js';
+import type { Logger } from '../logging/logger.js';
+import { Db } from '../db/db.js';
+import { migrate } from '../db/migrate.js';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from '../db/embedded-postgres.js';
+import { OffsetClock, systemClock, type Clock } from '../engine/clock.js';
+import { loadClockOffset } from '../engine/test-clock-store.js';
+import { TestClockController } from '../engine/test-clock-controller.js';
+import { applyWorkspace } from '../config/apply-workspace.js';
+import { resolveSecretKey } from '../config/secret-key.js';
+import { resolveWorkspacePassword, type WorkspacePassword } from '../config/workspace-password.js';
+import { teamIsEmpty } from '../auth/team-size.js';
+import { Authenticator } from '../auth/authenticator.js';
+import { workspacePasswordBearer } from '../auth/workspace-password-bearer.js';
+import { HealthRegistry } from './health.js';
+import { createApp } from '../http/create-app.js';
+import { systemRoutes } from '../http/routes/system-routes.js';
+import { buildOpenApi } from '../http/openapi.js';
+import type { RouteDef } from '../http/route.js';
+
+/** Everything the edges need, built once per process. */
+export interface ServiceContext {
+  config: Config;
+  logger: Logger;
+  db: Db;
+  clock: Clock;
+  /** The controllable clock when TEST_CLOCK=1. */
+  testClock: TestClockController | null;
+  secretKey: Buffer;
+  workspacePassword: WorkspacePassword;
+  redis: Redis | null;
+  auth: Authenticator;
+  health: HealthRegistry;
+  routes: RouteDef[];
+}
+
+export interface RunningService {
+  ctx: ServiceContext;
+  app: Koa;
+  server: http.Server;
+  url: string;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  /** Extra `postgres -c` settings for an embedded server (tests turn fsync off). */
+  embeddedSettings?: Record<string, string>;
+  /** Listen at all (tests may use the app without a socket; default true). */
+  listen?: boolean;
+}
+
+async function openDatabase(config: Config, logger: Logger, settings?: Record<string, string>) {
+  if (config.env.DATABASE_URL) return { url: config.env.DATABASE_URL, embedded: null as EmbeddedDatabase | null };
+  const embedded = await startEmbeddedPostgres({
+    dataDir: config.dataDir,
+    settings,
+    log: (m) => logger.debug({ component: 'embedded-postgres' }, m),
+  });
+  logger.info({ port: embedded.port }, 'embedded PostgreSQL started');
+  return { url: embedded.url, embedded };
+}
+
+export async function startService(config: Config, logger: Logger, options: StartOptions = {}): Promise<RunningService> {
+  const { url: dbUrl, embedded } = await openDatabase(config, logger, options.embeddedSettings);
+  const cleanups: (() => Promise<void>)[] = [];
+  if (embedded) cleanups.push(() => embedded.stop());
+  try {
+    const db = new Db(dbUrl, 20);
+    cleanups.unshift(() => db.close());
+    await migrate(db, systemClock);
+
+    let clock: Clock = systemClock;
+    let testClock: TestClockController | null = null;
+    if (config.env.TEST_CLOCK) {
+      const offsetClock = new OffsetClock(await loadClockOffset(db));
+      clock = offsetClock;
+      testClock = new TestClockController(offsetClock, db);
+    }
+    await db.tx((client) => applyWorkspace(client, config.workspace, config.workspaceSource, clock.now()));
+    const secretKey = await resolveSecretKey(db, config.env.SECRET_KEY, clock.now());
+    const workspacePassword = await resolveWorkspacePassword(config.env.WORKSPACE_PASSWORD, config.dataDir, await teamIsEmpty(db));
+
+    let redis: Redis | null = null;
+    if (config.env.REDIS_URL) {
+      redis = new Redis(config.env.REDIS_URL, { maxRetriesPerRequest: 1, lazyConnect: false });
+      redis.on('error', (err) => logger.warn({ err: err.message }, 'redis error'));
+      const r = redis;
+      cleanups.unshift(async () => void (await r.quit().catch(() => r.disconnect())));
+    }
+
+    const health = new HealthRegistry();
+    health.register('database', async () => (await db.query('SELECT 1 AS ok')).rows[0].ok === 1);
+    if (redis) {
+      const r = redis;
+      health.register('redis', async () => (await r.ping()) === 'PONG');
+    }
+
+    const auth = new Authenticator().addBearer(workspacePasswordBearer(workspacePassword.value));
+    // Known once the server listens (PORT=0 picks a port); BASE_URL wins when set.
+    let baseUrl = config.env.BASE_URL ?? `http://${config.env.HOST}:${config.env.PORT}`;
+    const routes: RouteDef[] = [];
+    let openApiDoc: Record<string, unknown> | null = null;
+    routes.push(
+      ...systemRoutes({
+        serviceName: config.env.SERVICE_NAME,
+        health,
+        testClock,
+        clockNow: () => clock.now(),
+        openApi: () => (openApiDoc ??= buildOpenApi(routes, { title: 'Order Orchestration Service', version: '1.0.0', baseUrl })),
+      }),
+    );
+
+    const ctx: ServiceContext = { config, logger, db, clock, testClock, secretKey, workspacePassword, redis, auth, health, routes };
+    const app = createApp({ logger, auth, routes, trustProxy: config.env.TRUST_PROXY });
+    const server = http.createServer(app.callback());
+    if (options.listen !== false)
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(config.env.PORT, config.env.HOST, () => resolve());
+      });
+    const address = server.address() as AddressInfo | null;
+    const url = address ? `http://${config.env.HOST}:${address.port}` : baseUrl;
+    if (!config.env.BASE_URL) baseUrl = url;
+
+    let closed = false;
+    const close = async () => {
+      if (closed) return;
+      closed = true;
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+        setTimeout(() => server.closeAllConnections(), 5_000).unref();
+      });
+      for (const cleanup of cleanups) await cleanup().catch((err) => logger.warn({ err }, 'cleanup failed'));
+    };
+    return { ctx, app, server, url, close };
+  } catch (err) {
+    for (const cleanup of cleanups) await cleanup().catch(() => undefined);
+    throw err;
+  }
+}

@@ -1,0 +1,83 @@
+// Resolves the caller of a request from a bearer credential or a session cookie.
+import type { Context } from 'koa';
+import type { Principal } from './principal.js';
+import { DomainError, unauthorized, forbidden } from '../domain/errors.js';
+import { roleAtLeast, type Role } from './roles.js';
+
+/** Tries one kind of bearer credential; null means "not mine", a throw means "mine but refused". */
+export type BearerResolver = (secret: string, ctx: Context) => Promise<Principal | null>;
+
+/** Reads the dashboard session cookie; null when there is none or it is not valid. */
+export type SessionResolver = (ctx: Context) => Promise<Principal | null>;
+
+/** Called when a bearer credential matched no resolver (audit, throttling); may throw (429). */
+export type BearerFailureHook = (secret: string, ctx: Context) => Promise<void>;
+
+/** Called before any bearer resolver runs (throttling that must refuse even a correct secret). */
+export type BearerGuard = (ctx: Context) => Promise<void>;
+
+export class Authenticator {
+  private readonly bearers: BearerResolver[] = [];
+  private readonly guards: BearerGuard[] = [];
+  private sessions: SessionResolver | null = null;
+  private failureHooks: BearerFailureHook[] = [];
+
+  addBearer(resolver: BearerResolver): this {
+    this.bearers.push(resolver);
+    return this;
+  }
+
+  addBearerGuard(guard: BearerGuard): this {
+    this.guards.push(guard);
+    return this;
+  }
+
+  setSessions(resolver: SessionResolver): this {
+    this.sessions = resolver;
+    return this;
+  }
+
+  onBearerFailure(hook: BearerFailureHook): this {
+    this.failureHooks.push(hook);
+    return this;
+  }
+
+  /** The principal of the request, or null when it carries no credential at all. Wrong bearer: 401. */
+  async authenticate(ctx: Context): Promise<Principal | null> {
+    if (ctx.state.principal !== undefined) return ctx.state.principal as Principal | null;
+    const header = ctx.get('authorization');
+    let principal: Principal | null = null;
+    if (header) {
+      const match = /^Bearer\s+(.+)$/i.exec(header.trim());
+      if (!match) throw unauthorized('Authorization must be a Bearer credential');
+      const secret = match[1].trim();
+      for (const guard of this.guards) await guard(ctx);
+      for (const resolve of this.bearers) {
+        principal = await resolve(secret, ctx);
+        if (principal) break;
+      }
+      if (!principal) {
+        for (const hook of this.failureHooks) await hook(secret, ctx);
+        throw unauthorized('Invalid credential');
+      }
+    } else if (this.sessions) {
+      principal = await this.sessions(ctx);
+    }
+    ctx.state.principal = principal;
+    return principal;
+  }
+
+  /** Authenticates and checks the role server-side: 401 without a credential, 403 below `need`. */
+  async require(ctx: Context, need: Role, allowRestricted = false): Promise<Principal> {
+    const principal = await this.authenticate(ctx);
+    if (!principal) throw unauthorized('Authentication required');
+    if (principal.restricted && !allowRestricted)
+      throw forbidden(
+        principal.restricted === 'temporary_password'
+          ? 'Choose your own password on the Account page first'
+          : 'Two-factor sign-in is required: turn it on on the Account page',
+      );
+    if (!roleAtLeast(principal.role, need)) throw new DomainError('forbidden', `This needs the ${need} role`, 403);
+    return principal;
+  }
+}

@@ -1,0 +1,120 @@
+// The node-type contract: what every node type in the catalogue declares and how the runtime calls it.
+import type { z } from 'zod';
+import type { Clock } from './clock.js';
+import type { Queryable } from '../db/db.js';
+
+/** Where a node sits in a run: it decides how the compiler wires its state. */
+export type NodeKind = 'trigger' | 'step' | 'wait' | 'logic' | 'end' | 'continue';
+
+/** How often and how far apart a failing step is retried (backoff as durable timers). */
+export interface RetryPolicy {
+  attempts: number;
+  backoffMs: number;
+  factor: number;
+}
+
+/** The retry policy a step gets when its type declares none. */
+export const DEFAULT_RETRY_POLICY: RetryPolicy = Object.freeze({ attempts: 3, backoffMs: 1000, factor: 2 });
+
+/** The order as a step sees it; amounts are integer minor units. */
+export interface OrderView {
+  id: string;
+  model: string;
+  channel: string;
+  currency: string;
+  externalId: string | null;
+  title: string | null;
+  customerId: string | null;
+  subtotal: number;
+  tax: number;
+  total: number;
+  input: Record<string, unknown>;
+  meta: Record<string, unknown>;
+  [k: string]: unknown;
+}
+
+/** Ports the host hands to steps (commerce adds its own keys). */
+export interface StepServices {
+  [port: string]: unknown;
+}
+
+/** Everything a node's run/wait/compensate receives. */
+export interface StepContext<P> {
+  nodeId: string;
+  params: P;
+  /** Starts at 1 and rises with each retry. */
+  attempt: number;
+  order: OrderView;
+  vars: Record<string, unknown>;
+  /** Outputs of earlier nodes, keyed by node id. */
+  nodes: Record<string, unknown>;
+  /** Loop pass counters from the machine snapshot (`context.passes`). */
+  passes: Record<string, number>;
+  tx: Queryable;
+  clock: Clock;
+  services: StepServices;
+}
+
+/** What a finished step (or a resolved wait) reports back to the machine. */
+export interface StepResult {
+  branch: string;
+  output?: unknown;
+  vars?: Record<string, unknown>;
+  summary?: string;
+  emit?: { event: string; data?: Record<string, unknown> };
+}
+
+/** What a wait node asks the host to open: an inbox row, an event listener or a timer. */
+export interface WaitSpec {
+  kind: 'approval' | 'event' | 'delay';
+  title?: string;
+  event?: string;
+  assignee?: string;
+  amount?: number;
+  /** When the wait gives up (or, for a delay, when it elapses); null = never. */
+  timeoutMs: number | null;
+  /** The branch taken when the timer fires. */
+  timeoutBranch: string;
+}
+
+/** How an open wait ended: an event arrived, a person decided, or its timer fired. */
+export type WaitResolution =
+  | { kind: 'event'; event: string; payload: Record<string, unknown>; at: number }
+  | { kind: 'approval'; decision: 'approved' | 'rejected'; by: string; note: string | null; at: number }
+  | { kind: 'timeout'; at: number }
+  | { kind: 'elapsed'; at: number };
+
+/** One node type: schema, branches, behaviour, undo. */
+export interface NodeTypeDef<P = any> {
+  type: string;
+  kind: NodeKind;
+  label: string;
+  description: string;
+  /** Parsing fills the spec's defaults. */
+  params: z.ZodType<P>;
+  /** Outgoing branch names ([] for end/continue). */
+  branches(params: P): readonly string[];
+  /** What an edge without `branch` means ('ok' for steps, 'next' for logic/delay); null = branch required. */
+  defaultBranch: string | null;
+  /** Branches that need not be wired (e.g. a step's 'failed'). */
+  optionalBranches?: readonly string[];
+  /** When wired, a failed step goes there instead of rolling back. */
+  failureBranch?: string;
+  /** Steps only; DEFAULT_RETRY_POLICY when absent. */
+  retry?: RetryPolicy;
+  /**
+   * Set on pass-counting nodes (logic.loop: 'next'): taking this branch adds one to
+   * `context.passes[nodeId]` (the compiler's `countPass`). Every cycle in a graph must go
+   * through such a node.
+   */
+  passBranch?: string;
+  /** Prose for docs: what the node writes to nodes.<id> and to vars. */
+  outputs?: string;
+  vars?: string;
+  run?(ctx: StepContext<P>): Promise<StepResult> | StepResult;
+  wait?(ctx: StepContext<P>): WaitSpec;
+  resolveWait?(params: P, resolution: WaitResolution): StepResult;
+  compensate?(ctx: StepContext<P>): Promise<void>;
+  /** Undo on cancel; the runtime falls back to compensate when absent. */
+  cancel?(ctx: StepContext<P>): Promise<void>;
+}

@@ -1,0 +1,34 @@
+// The Koa application: request context and error boundary, security headers, routes, JSON 404.
+import Koa from 'koa';
+import { Router } from '@koa/router';
+import type { Logger } from '../logging/logger.js';
+import type { RouteDef } from './route.js';
+import type { Authenticator } from '../auth/authenticator.js';
+import { requestContext } from './middleware/request-context.js';
+import { securityHeaders } from './middleware/security-headers.js';
+import { mountRoutes } from './mount-routes.js';
+
+export interface AppOptions {
+  logger: Logger;
+  auth: Authenticator;
+  routes: readonly RouteDef[];
+  /** Middleware that runs before routing (browser protections, pages, websockets...). */
+  before?: Koa.Middleware[];
+  /** Routers for non-REST surfaces (pages, A2A, MCP) mounted after the REST routes. */
+  extraRouters?: Router[];
+  trustProxy: boolean;
+}
+
+export function createApp(options: AppOptions): Koa {
+  const app = new Koa({ proxy: options.trustProxy });
+  // Koa's own error printer is replaced by the request-context error boundary.
+  app.silent = true;
+  app.use(requestContext(options.logger));
+  app.use(securityHeaders);
+  for (const mw of options.before ?? []) app.use(mw);
+  const router = new Router();
+  mountRoutes(router, options.routes, options.auth);
+  app.use(router.routes());
+  for (const extra of options.extraRouters ?? []) app.use(extra.routes());
+  return app;
+}

@@ -1,0 +1,52 @@
+// Maps errors to the REST shape `{ error, issues? }` (spec "Errors"); the only place that does.
+import { z } from 'zod';
+import { DomainError, ValidationError, type ValidationIssue } from '../domain/errors.js';
+
+export interface ErrorResponse {
+  status: number;
+  body: { error: string; issues?: ValidationIssue[] };
+  headers?: Record<string, string>;
+  /** True when the error is a bug: logged with its stack, answered without details. */
+  internal: boolean;
+}
+
+/** Converts zod issues into `{ path, message }` entries with dotted paths. */
+export function zodIssues(error: z.ZodError, prefix: (string | number)[] = []): ValidationIssue[] {
+  return error.issues.map((i) => ({ path: [...prefix, ...i.path.map((p) => String(p))].join('.'), message: i.message }));
+}
+
+/** An error raised by HTTP plumbing (raw-body, koa) carrying `status`/`expose`. */
+interface HttpLikeError {
+  status?: number;
+  statusCode?: number;
+  expose?: boolean;
+  type?: string;
+  message: string;
+}
+
+const statusMessages: Record<number, string> = {
+  400: 'Bad request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not found',
+  405: 'Method not allowed',
+  413: 'Request body too large',
+  415: 'Unsupported media type',
+};
+
+export function toErrorResponse(err: unknown): ErrorResponse {
+  if (err instanceof ValidationError)
+    return { status: 400, body: { error: err.message, issues: err.issues }, internal: false };
+  if (err instanceof z.ZodError)
+    return { status: 400, body: { error: 'Invalid request', issues: zodIssues(err) }, internal: false };
+  if (err instanceof DomainError) {
+    const headers = typeof err.details?.retryAfterSeconds === 'number'
+      ? { 'Retry-After': String(err.details.retryAfterSeconds) } : undefined;
+    return { status: err.status, body: { error: err.message }, headers, internal: err.status >= 500 };
+  }
+  const http = err as HttpLikeError;
+  const status = http?.status ?? http?.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500)
+    return { status, body: { error: statusMessages[status] ?? 'Bad request' }, internal: false };
+  return { status: 500, body: { error: 'Internal error' }, internal: true };
+}
