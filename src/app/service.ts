@@ -22,6 +22,8 @@ import { createApp } from '../http/create-app.js';
 import { systemRoutes } from '../http/routes/system-routes.js';
 import { buildOpenApi } from '../http/openapi.js';
 import type { RouteDef } from '../http/route.js';
+import { serviceModules } from './modules.js';
+import type { ModuleHooks } from './service-module.js';
 
 /** Everything the edges need, built once per process. */
 export interface ServiceContext {
@@ -37,6 +39,8 @@ export interface ServiceContext {
   auth: Authenticator;
   health: HealthRegistry;
   routes: RouteDef[];
+  /** The public address (BASE_URL, else the address the server listens on). */
+  baseUrl(): string;
 }
 
 export interface RunningService {
@@ -115,9 +119,22 @@ export async function startService(config: Config, logger: Logger, options: Star
       }),
     );
 
-    const ctx: ServiceContext = { config, logger, db, clock, testClock, secretKey, workspacePassword, redis, auth, health, routes };
-    const app = createApp({ logger, auth, routes, trustProxy: config.env.TRUST_PROXY });
+    const ctx: ServiceContext = {
+      config, logger, db, clock, testClock, secretKey, workspacePassword, redis, auth, health, routes,
+      baseUrl: () => baseUrl,
+    };
+    const hooks: ModuleHooks[] = [];
+    for (const mod of serviceModules) hooks.push(await mod(ctx));
+    const app = createApp({
+      logger,
+      auth,
+      routes,
+      trustProxy: config.env.TRUST_PROXY,
+      before: hooks.flatMap((h) => h.before ?? []),
+      extraRouters: hooks.flatMap((h) => h.routers ?? []),
+    });
     const server = http.createServer(app.callback());
+    for (const h of hooks) h.attachServer?.(server);
     if (options.listen !== false)
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
@@ -126,6 +143,10 @@ export async function startService(config: Config, logger: Logger, options: Star
     const address = server.address() as AddressInfo | null;
     const url = address ? `http://${config.env.HOST}:${address.port}` : baseUrl;
     if (!config.env.BASE_URL) baseUrl = url;
+    for (const h of hooks) {
+      if (h.start) await h.start();
+      if (h.stop) cleanups.unshift(h.stop);
+    }
 
     let closed = false;
     const close = async () => {

@@ -109,7 +109,9 @@ export class RedisTimerIndex implements TimerIndex {
 
   async claimDue(now: number, limit: number): Promise<string[]> {
     if (limit <= 0) return [];
-    return (this.redis as ClaimingRedis).claimDueTimers(this.key, String(now), String(Math.floor(limit)));
+    const ids = await this.redis.zrangebyscore(this.key, '-inf', String(now), 'LIMIT', 0, limit);
+    if (ids.length) await this.redis.zrem(this.key, ...ids);
+    return ids;
   }
 
   async nextDueAt(): Promise<number | null> {

@@ -1,0 +1,19 @@
+// A feature module plugs routes, credentials, checks and background work into the service.
+import type Koa from 'koa';
+import type { Router } from '@koa/router';
+import type { ServiceContext } from './service.js';
+
+export interface ModuleHooks {
+  /** Middleware before routing (browser protections, websockets). */
+  before?: Koa.Middleware[];
+  /** Routers for non-REST surfaces (HTML pages, A2A, MCP). */
+  routers?: Router[];
+  /** Started after the HTTP server listens; stopped (in reverse) before the database closes. */
+  start?(): Promise<void>;
+  stop?(): Promise<void>;
+  /** Called with the node's HTTP server (websocket upgrades). */
+  attachServer?(server: import('node:http').Server): void;
+}
+
+/** Receives the shared context; adds RouteDefs to `ctx.routes`, resolvers to `ctx.auth`, checks to `ctx.health`. */
+export type ServiceModule = (ctx: ServiceContext) => Promise<ModuleHooks> | ModuleHooks;
