@@ -23,6 +23,7 @@ import { systemRoutes } from '../http/routes/system-routes.js';
 import { buildOpenApi } from '../http/openapi.js';
 import type { RouteDef } from '../http/route.js';
 import { serviceModules } from './modules.js';
+import type { Engine, EngineOptions } from '../engine/engine-module.js';
 import type { ModuleHooks } from './service-module.js';
 
 /** Everything the edges need, built once per process. */
@@ -41,6 +42,10 @@ export interface ServiceContext {
   routes: RouteDef[];
   /** The public address (BASE_URL, else the address the server listens on). */
   baseUrl(): string;
+  /** Set by the engine module (first in the module list); later modules build on it. */
+  engine: Engine | null;
+  /** What the caller of startService asked for (modules read their part). */
+  startOptions: StartOptions;
 }
 
 export interface RunningService {
@@ -56,6 +61,8 @@ export interface StartOptions {
   embeddedSettings?: Record<string, string>;
   /** Listen at all (tests may use the app without a socket; default true). */
   listen?: boolean;
+  /** Engine options (extra node types for tests, built-in flows on/off). */
+  engine?: EngineOptions;
 }
 
 async function openDatabase(config: Config, logger: Logger, settings?: Record<string, string>) {
@@ -83,7 +90,9 @@ export async function startService(config: Config, logger: Logger, options: Star
     if (config.env.TEST_CLOCK) {
       const offsetClock = new OffsetClock(await loadClockOffset(db));
       clock = offsetClock;
-      testClock = new TestClockController(offsetClock, db);
+      testClock = new TestClockController(offsetClock, db, (err, source, key) =>
+        logger.error({ err, source, key }, 'due work failed while the test clock advanced'),
+      );
     }
     await db.tx((client) => applyWorkspace(client, config.workspace, config.workspaceSource, clock.now()));
     const secretKey = await resolveSecretKey(db, config.env.SECRET_KEY, clock.now());
@@ -122,6 +131,8 @@ export async function startService(config: Config, logger: Logger, options: Star
     const ctx: ServiceContext = {
       config, logger, db, clock, testClock, secretKey, workspacePassword, redis, auth, health, routes,
       baseUrl: () => baseUrl,
+      engine: null,
+      startOptions: options,
     };
     const hooks: ModuleHooks[] = [];
     for (const mod of serviceModules) hooks.push(await mod(ctx));

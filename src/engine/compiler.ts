@@ -9,7 +9,9 @@
 //   also runs `countPass` (an assign: it changes the snapshot, it is not in the actions list).
 // - wait: entry `openWait {nodeId}`; the host answers `wait.resolved {nodeId, branch}`.
 // - end: final with output `{ outcome, reason }`; continue: final with `{ outcome: 'continue', reason: null }`.
-// - finals `__failed`, `__rolled_back`, `__cancelled`; `order.cancel` from any state goes to `__cancelled`.
+// - finals `__failed`, `__rolled_back`, `__cancelled`; `order.cancel` from every non-final state goes to
+//   `__cancelled`. It sits on each state, not on the root: xstate's pure transition() does not refuse
+//   events to a finished snapshot, and a root handler would turn a completed run into a cancelled one.
 // An event no transition accepts leaves the snapshot unchanged (the same object): hosts check `snapshot.can(event)`.
 import { assign, setup } from 'xstate';
 import type { Catalogue } from './catalogue.js';
@@ -57,7 +59,7 @@ export interface TransitionConfig {
 }
 export interface StateConfig {
   entry?: ActionRef[];
-  on?: Partial<Record<'step.done' | 'step.failed' | 'wait.resolved', TransitionConfig[]>>;
+  on?: Partial<Record<'step.done' | 'step.failed' | 'wait.resolved', TransitionConfig[]>> & { 'order.cancel'?: string };
   type?: 'final';
   output?: FlowOutput;
 }
@@ -66,7 +68,6 @@ export interface FlowMachineConfig {
   id: string;
   initial: string;
   context: FlowContext;
-  on: { 'order.cancel': string };
   states: Record<string, StateConfig>;
 }
 
@@ -147,7 +148,7 @@ function stateFor(compiled: CompiledNode, outgoing: readonly ResolvedEdge[]): St
     case 'wait':
       return {
         entry: [{ type: 'openWait', params: { nodeId } }],
-        on: { 'wait.resolved': nodeTransitions(nodeId, outgoing, def.passBranch) },
+        on: { 'wait.resolved': nodeTransitions(nodeId, outgoing, def.passBranch), 'order.cancel': FINAL_STATES.cancelled },
       };
     default: {
       // trigger, step, logic: the host runs the node and reports done or failed.
@@ -160,7 +161,11 @@ function stateFor(compiled: CompiledNode, outgoing: readonly ResolvedEdge[]): St
           ];
       return {
         entry: [{ type: 'runStep', params: { nodeId } }],
-        on: { 'step.done': nodeTransitions(nodeId, outgoing, def.passBranch), 'step.failed': failed },
+        on: {
+          'step.done': nodeTransitions(nodeId, outgoing, def.passBranch),
+          'step.failed': failed,
+          'order.cancel': FINAL_STATES.cancelled,
+        },
       };
     }
   }
@@ -186,8 +191,6 @@ export function compileFlow(flowKey: string, graph: unknown, catalogue: Catalogu
     id: flowKey.replace(/[.#]/g, '_'),
     initial: analysis.triggerId,
     context: { passes: {} },
-    // A root transition to a child: `.` targets a child of the root.
-    on: { 'order.cancel': `.${FINAL_STATES.cancelled}` },
     states,
   };
   return {

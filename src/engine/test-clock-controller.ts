@@ -6,12 +6,22 @@ import { saveClockOffset } from './test-clock-store.js';
 
 export class TestClockController {
   private readonly sources: DueWorkSource[] = [];
+  private readonly afterAdvance: (() => Promise<void>)[] = [];
   private running: Promise<number> = Promise.resolve(0);
 
-  constructor(private readonly clock: OffsetClock, private readonly db: Db) {}
+  constructor(
+    private readonly clock: OffsetClock,
+    private readonly db: Db,
+    private readonly onError: (err: unknown, source: string, key: string) => void = () => undefined,
+  ) {}
 
   addSource(source: DueWorkSource): void {
     this.sources.push(source);
+  }
+
+  /** Runs after every advance (e.g. the scheduler re-reads what moved into its horizon). */
+  onAdvanced(hook: () => Promise<void>): void {
+    this.afterAdvance.push(hook);
   }
 
   /**
@@ -26,17 +36,25 @@ export class TestClockController {
   }
 
   private async doAdvance(target: number): Promise<number> {
-    for (let guard = 0; guard < 1_000_000; guard++) {
-      const candidates = await Promise.all(this.sources.map((s) => s.nextDue(target)));
-      let next: (typeof candidates)[number] = null;
-      for (const c of candidates) if (c && (!next || c.at < next.at)) next = c;
-      if (!next) break;
-      this.clock.advanceTo(next.at);
+    // Items whose run failed are skipped for the rest of this advance (their own retry rules apply later).
+    const failed = new Map<DueWorkSource, string[]>(this.sources.map((s) => [s, []]));
+    for (;;) {
+      const candidates = await Promise.all(this.sources.map(async (s) => ({ source: s, item: await s.nextDue(target, failed.get(s)!) })));
+      let next: (typeof candidates)[number] | null = null;
+      for (const c of candidates) if (c.item && (!next || c.item.at < next.item!.at)) next = c;
+      if (!next?.item) break;
+      this.clock.advanceTo(next.item.at);
       await saveClockOffset(this.db, this.clock.offset, this.clock.now());
-      await next.run();
+      try {
+        await next.item.run();
+      } catch (err) {
+        failed.get(next.source)!.push(next.item.key);
+        this.onError(err, next.source.name, next.item.key);
+      }
     }
     const now = this.clock.advanceTo(target);
     await saveClockOffset(this.db, this.clock.offset, now);
+    for (const hook of this.afterAdvance) await hook();
     return now;
   }
 }

@@ -6,7 +6,7 @@ import type { Db } from '../../src/db/db.js';
 import { ManualClock } from '../../src/engine/clock.js';
 import { MemoryTimerIndex } from '../../src/engine/scheduler/memory-timer-index.js';
 import { RedisTimerIndex } from '../../src/engine/scheduler/redis-timer-index.js';
-import { Scheduler, type SchedulerOptions } from '../../src/engine/scheduler/scheduler.js';
+import { Scheduler, type SchedulerLogger, type SchedulerOptions } from '../../src/engine/scheduler/scheduler.js';
 import type { TimerIndex } from '../../src/engine/scheduler/timer-index.js';
 import {
   cancel,
@@ -50,6 +50,12 @@ async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 10_0
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A scheduler logger that keeps warnings and errors, so a failing test says what went wrong. */
+function collectingLogger(into: string[]): SchedulerLogger {
+  const keep = (obj: object, msg?: string) => into.push(`${msg}: ${String((obj as { err?: unknown }).err)}`);
+  return { info: () => undefined, warn: keep, error: keep };
+}
 
 /** Retires timers left pending by earlier tests, so a starting scheduler sees only this test's timers. */
 async function retirePendingTimers(): Promise<void> {
@@ -373,6 +379,7 @@ describe.skipIf(!redisUrl)('Scheduler with the Redis index', () => {
     const { fire, effective, calls } = recordingFire(clock);
     for (let n = 0; n < 500; n++) await schedule(db, { id: id(n), kind: 'k', dueAt: T0 + (n % 50) }, T0);
     const byNode = [new Map<string, number>(), new Map<string, number>()];
+    const problems: string[] = [];
     const schedulers = await Promise.all(
       [0, 1].map(async (node) => {
         const s = new Scheduler({
@@ -385,6 +392,7 @@ describe.skipIf(!redisUrl)('Scheduler with the Redis index', () => {
           },
           pollMs: 5,
           sweepMs: 60_000,
+          logger: collectingLogger(problems),
         });
         running.push(s);
         return s;
@@ -392,8 +400,11 @@ describe.skipIf(!redisUrl)('Scheduler with the Redis index', () => {
     );
     await Promise.all(schedulers.map((s) => s.start()));
     clock.set(T0 + 100);
-    await waitFor(() => effective.size === 500, 30_000);
+    await waitFor(() => effective.size === 500, 30_000).catch((err) => {
+      throw new Error(`${err} problems=${problems.slice(0, 5).join(' | ')}`);
+    });
     await sleep(100);
+    expect(problems).toEqual([]);
     for (let n = 0; n < 500; n++) expect(effective.get(id(n))).toBe(1);
     // The Redis claim hands each id to one node: with no sweep racing, no id reached fire twice.
     expect([...calls.values()].every((c) => c === 1)).toBe(true);

@@ -15,6 +15,8 @@ declare module 'vitest' {
     pgAdminUrl: string;
     pgTemplate: string;
     pgKind: 'server' | 'embedded';
+    /** Prefix of every database this run creates, so teardown drops only its own. */
+    pgRunPrefix: string;
   }
 }
 
@@ -36,7 +38,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
     });
     adminUrl = embedded.url;
   }
-  const template = `oo_tpl_${process.pid}_${Date.now().toString(36)}`;
+  const runId = `${process.pid.toString(36)}${Date.now().toString(36)}`;
+  const runPrefix = `oo_t_${runId}_`;
+  const template = `oo_tpl_${runId}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${template}`);
@@ -48,13 +52,14 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('pgAdminUrl', adminUrl);
   project.provide('pgTemplate', template);
   project.provide('pgKind', embedded ? 'embedded' : 'server');
+  project.provide('pgRunPrefix', runPrefix);
 
   return async () => {
     const c = new pg.Client({ connectionString: adminUrl });
     await c.connect();
     const { rows } = await c.query<{ datname: string }>(
-      "SELECT datname FROM pg_database WHERE datname LIKE 'oo\\_t\\_%' OR datname = $1",
-      [template],
+      'SELECT datname FROM pg_database WHERE starts_with(datname, $2) OR datname = $1',
+      [template, runPrefix],
     );
     for (const r of rows) await c.query(`DROP DATABASE IF EXISTS ${r.datname} WITH (FORCE)`).catch(() => undefined);
     await c.end();

@@ -28,7 +28,7 @@ async function adminQuery(sql: string): Promise<void> {
 }
 
 export async function createTestDatabase(): Promise<TestDatabase> {
-  const name = `oo_t_${randomBytes(6).toString('hex')}`;
+  const name = `${inject('pgRunPrefix')}${randomBytes(5).toString('hex')}`;
   // Concurrent clones of one template can collide on its lock; retry briefly.
   for (let attempt = 1; ; attempt++) {
     try {

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../src/config/config.js';
 import { createLogger } from '../../src/logging/logger.js';
-import { startService, type RunningService } from '../../src/app/service.js';
+import { startService, type RunningService, type StartOptions } from '../../src/app/service.js';
 import { createTestDatabase, type TestDatabase } from './test-db.js';
 
 export const WORKSPACE_PASSWORD = 'test-workspace-password-0123';
@@ -38,6 +38,7 @@ export interface TestServiceOptions {
   env?: Record<string, string | undefined>;
   /** Use the Redis from TEST_REDIS_URL when it is set (behaviour suites run on it in CI). */
   redis?: boolean;
+  start?: StartOptions;
 }
 
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
@@ -57,7 +58,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     ...options.env,
   };
   const config = loadConfig(env as NodeJS.ProcessEnv);
-  const service = await startService(config, createLogger(config.env.LOG_LEVEL));
+  const service = await startService(config, createLogger(config.env.LOG_LEVEL), options.start);
 
   const call = async <T = any>(method: string, p: string, body?: unknown, o: CallOptions = {}): Promise<ApiResponse<T>> => {
     const headers: Record<string, string> = { ...o.headers };
@@ -69,7 +70,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       payload = JSON.stringify(body);
       headers['content-type'] ??= 'application/json';
     }
-    const res = await fetch(service.url + p, { method: method.toUpperCase(), headers, body: payload, redirect: 'manual' });
+    const res = await fetch(service.url + p, { method: method.toUpperCase(), headers, body: payload as BodyInit | undefined, redirect: 'manual' });
     const text = await res.text();
     let parsed: unknown = text;
     try {

@@ -66,7 +66,7 @@ export function tokenizeX12(body: string | Uint8Array): X12Interchange {
     throw new X12EnvelopeError('Body does not start with an ISA segment');
   }
   const delimiters = readDelimiters(text, start);
-  const isa: X12Segment = { id: 'ISA', elements: splitIsa(text.slice(start, start + ISA_LENGTH - 2), delimiters), index: 0 };
+  const isa: X12Segment = { id: 'ISA', elements: splitIsa(text.slice(start, start + ISA_LENGTH - 1), delimiters), index: 0 };
   const header: X12InterchangeHeader = {
     sender: elementValue(isa, 6),
     receiver: elementValue(isa, 8),

@@ -109,9 +109,7 @@ export class RedisTimerIndex implements TimerIndex {
 
   async claimDue(now: number, limit: number): Promise<string[]> {
     if (limit <= 0) return [];
-    const ids = await this.redis.zrangebyscore(this.key, '-inf', String(now), 'LIMIT', 0, limit);
-    if (ids.length) await this.redis.zrem(this.key, ...ids);
-    return ids;
+    return (this.redis as ClaimingRedis).claimDueTimers(this.key, String(now), String(Math.floor(limit)));
   }
 
   async nextDueAt(): Promise<number | null> {

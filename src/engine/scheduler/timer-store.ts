@@ -149,12 +149,12 @@ export async function markFired(q: Queryable, id: string, now: number): Promise<
 }
 
 /** The next pending timer with due_at <= until in (due_at, id) order, or null (drives the test clock). */
-export async function earliestDue(q: Queryable, until: number): Promise<TimerRow | null> {
+export async function earliestDue(q: Queryable, until: number, exclude: readonly string[] = []): Promise<TimerRow | null> {
   const res = await q.query(
     `SELECT ${COLUMNS} FROM timers
-     WHERE fired_at IS NULL AND cancelled_at IS NULL AND due_at <= $1
+     WHERE fired_at IS NULL AND cancelled_at IS NULL AND due_at <= $1 AND NOT (id = ANY($2::text[]))
      ORDER BY due_at, id LIMIT 1`,
-    [until],
+    [until, exclude],
   );
   return res.rows.length > 0 ? toRow(res.rows[0]) : null;
 }

@@ -23,6 +23,6 @@ describe('haversine distance and nearest location', () => {
     expect(nearestLocation({ latitude: 37.78, longitude: -122.4 }, locations)?.location.id).toBe('loc_west');
     expect(nearestLocation({ latitude: 40.72, longitude: -74.0 }, locations)?.location.id).toBe('loc_main');
     expect(nearestLocation(newark, [])).toBeNull();
-    expect(nearestLocation(newark, [{ id: 'x' }])).toBeNull();
+    expect(nearestLocation(newark, [{ id: 'x', latitude: 1 }])).toBeNull();
   });
 });

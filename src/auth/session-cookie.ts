@@ -1,0 +1,48 @@
+// Cookie names and attributes: `__Host-svc_session` over HTTPS; `svc_session` on plain-HTTP development (contract 4).
+import type { Context } from 'koa';
+
+export interface CookieNames {
+  session: string;
+  /** The pending two-factor sign-in (10 minutes). */
+  challenge: string;
+  /** `Secure` attribute; `__Host-` requires it, so it goes with the prefix. */
+  secure: boolean;
+}
+
+/**
+ * Derived from the public address: an https BASE_URL gets the `__Host-` prefix (Secure,
+ * Path=/, no Domain); a plain-http address (local development) cannot set Secure cookies,
+ * so it uses the unprefixed names the contract allows.
+ */
+export function cookieNames(baseUrl: string): CookieNames {
+  const secure = baseUrl.startsWith('https://');
+  return secure
+    ? { session: '__Host-svc_session', challenge: '__Host-svc_2fa', secure }
+    : { session: 'svc_session', challenge: 'svc_2fa', secure };
+}
+
+/** Reads one cookie from the Cookie header (no signing: the value is a random token looked up by hash). */
+export function readCookie(ctx: Context, name: string): string | null {
+  const header = ctx.get('cookie');
+  if (!header) return null;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq < 0) continue;
+    if (part.slice(0, eq).trim() === name) {
+      const value = part.slice(eq + 1).trim();
+      return value === '' ? null : decodeURIComponent(value);
+    }
+  }
+  return null;
+}
+
+/** HttpOnly, SameSite=Lax, Path=/ and Secure where the address is https; set by hand so a TLS-terminating proxy needs no TRUST_PROXY. */
+export function setCookie(ctx: Context, name: string, value: string, secure: boolean, maxAgeSeconds: number): void {
+  const attrs = [`${name}=${encodeURIComponent(value)}`, 'Path=/', 'HttpOnly', 'SameSite=Lax', `Max-Age=${maxAgeSeconds}`];
+  if (secure) attrs.push('Secure');
+  ctx.append('Set-Cookie', attrs.join('; '));
+}
+
+export function clearCookie(ctx: Context, name: string, secure: boolean): void {
+  setCookie(ctx, name, '', secure, 0);
+}

@@ -1,0 +1,100 @@
+// Wires the flow engine into the service: flows, compiled-machine cache, runtime, scheduler, test clock.
+import { randomBytes } from 'node:crypto';
+import type { ServiceContext } from '../app/service.js';
+import type { ModuleHooks } from '../app/service-module.js';
+import { initSetting } from '../db/settings-store.js';
+import { createCatalogue, genericNodeTypes, type Catalogue } from './catalogue.js';
+import type { NodeTypeDef, StepServices } from './node-type.js';
+import { FlowStore } from './flows/flow-store.js';
+import { FlowRegistry } from './flows/flow-registry.js';
+import { publishBuiltinFlows } from './flows/builtin-flows.js';
+import { OrderRuntime } from './runtime/order-runtime.js';
+import { Scheduler } from './scheduler/scheduler.js';
+import { MemoryTimerIndex } from './scheduler/memory-timer-index.js';
+import { RedisTimerIndex } from './scheduler/redis-timer-index.js';
+import type { TimerIndex } from './scheduler/timer-index.js';
+import { earliestDue } from './scheduler/timer-store.js';
+
+/** The engine's parts, shared by every edge (REST, channels, agents, live views). */
+export interface Engine {
+  catalogue: Catalogue;
+  flows: FlowStore;
+  registry: FlowRegistry;
+  runtime: OrderRuntime;
+  scheduler: Scheduler;
+  /** Timer handlers for kinds that do not belong to an order run (webhook retries, jobs). */
+  timerHandlers: Map<string, (timerId: string) => Promise<void>>;
+}
+
+export interface EngineOptions {
+  /** Node types beyond the generic ones (commerce). */
+  nodeTypes?: readonly NodeTypeDef[];
+  services?: StepServices;
+  /** Publish machines/*.json at start (default true). */
+  builtinFlows?: boolean;
+}
+
+export async function createEngine(ctx: ServiceContext, options: EngineOptions = {}): Promise<{ engine: Engine; hooks: ModuleHooks }> {
+  const catalogue = createCatalogue([...genericNodeTypes, ...(options.nodeTypes ?? [])]);
+  const flows = new FlowStore(catalogue);
+  const registry = new FlowRegistry(flows, catalogue);
+  const timerHandlers = new Map<string, (timerId: string) => Promise<void>>();
+
+  let index: TimerIndex;
+  if (ctx.config.env.REDIS_URL) {
+    // One key prefix per database, shared by every node on it, so services on other databases never collide.
+    const prefix = await initSetting(ctx.db, 'redis_key_prefix', `oo:${randomBytes(6).toString('hex')}:`, ctx.clock.now());
+    index = await RedisTimerIndex.open({
+      url: ctx.config.env.REDIS_URL,
+      keyPrefix: prefix,
+      onError: (err) => ctx.logger.warn({ err: err.message }, 'redis timer index error'),
+    });
+  } else index = new MemoryTimerIndex();
+
+  let scheduler: Scheduler;
+  const runtime = new OrderRuntime({
+    db: ctx.db,
+    clock: ctx.clock,
+    flows: registry,
+    services: options.services,
+    onTimers: (timers) => void scheduler.notify(timers.map((t) => ({ id: t.id, dueAt: t.dueAt }))).catch(() => undefined),
+  });
+
+  /** Routes a due timer to its handler by kind; order timers go to the runtime. */
+  const fire = async (timerId: string): Promise<void> => {
+    const { rows } = await ctx.db.query<{ kind: string }>('SELECT kind FROM timers WHERE id = $1', [timerId]);
+    const kind = rows[0]?.kind;
+    if (!kind) return;
+    const handler = timerHandlers.get(kind);
+    if (handler) await handler(timerId);
+    else await runtime.fireTimer(timerId);
+  };
+  scheduler = new Scheduler({ db: ctx.db, index, clock: ctx.clock, fire, logger: ctx.logger });
+
+  ctx.health.register('scheduler', () => scheduler.healthy());
+  ctx.testClock?.addSource({
+    name: 'timers',
+    nextDue: async (until, exclude) => {
+      const timer = await earliestDue(ctx.db, until, exclude);
+      return timer ? { key: timer.id, at: timer.dueAt, run: () => fire(timer.id) } : null;
+    },
+  });
+  ctx.testClock?.onAdvanced(async () => void (await scheduler.sweep()));
+
+  if (options.builtinFlows !== false) {
+    const published = await publishBuiltinFlows(ctx.db, flows, ctx.clock.now());
+    if (published.length) ctx.logger.info({ flows: published }, 'built-in flows published');
+  }
+
+  const engine: Engine = { catalogue, flows, registry, runtime, scheduler, timerHandlers };
+  return {
+    engine,
+    hooks: {
+      start: () => scheduler.start(),
+      stop: async () => {
+        await scheduler.stop();
+        await index.close();
+      },
+    },
+  };
+}

@@ -1,0 +1,117 @@
+// The orders row as the runtime reads and writes it.
+import type { Queryable } from '../../db/db.js';
+import type { OrderView } from '../node-type.js';
+
+export const FINISHED_STATUSES = ['completed', 'declined', 'cancelled', 'failed', 'rolled_back'] as const;
+export type OrderStatus = 'queued' | 'running' | 'waiting' | (typeof FINISHED_STATUSES)[number];
+
+export function isFinished(status: string): boolean {
+  return (FINISHED_STATUSES as readonly string[]).includes(status);
+}
+
+/** The persisted part of an XState snapshot (rehydrated with `machine.resolveState`). */
+export interface PersistedSnapshot {
+  value: unknown;
+  context: { passes: Record<string, number> };
+}
+
+export interface OrderRow {
+  id: string;
+  flowId: string;
+  flowVersion: number;
+  model: string;
+  channel: string;
+  externalId: string | null;
+  title: string | null;
+  customerId: string | null;
+  contactEmail: string | null;
+  currency: string;
+  fxRate: number;
+  subtotal: number;
+  tax: number;
+  total: number;
+  input: Record<string, unknown>;
+  meta: Record<string, unknown>;
+  status: OrderStatus;
+  reason: string | null;
+  instanceId: string;
+  generation: number;
+  snapshot: PersistedSnapshot | null;
+  compilerVersion: number;
+  vars: Record<string, unknown>;
+  rollback: { outcome: string; error: string | null } | null;
+  stepSeq: number;
+  started: boolean;
+  restartedFrom: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export function toOrderRow(r: any): OrderRow {
+  return {
+    id: r.id,
+    flowId: r.flow_id,
+    flowVersion: r.flow_version,
+    model: r.model,
+    channel: r.channel,
+    externalId: r.external_id,
+    title: r.title,
+    customerId: r.customer_id,
+    contactEmail: r.contact_email,
+    currency: r.currency,
+    fxRate: Number(r.fx_rate),
+    subtotal: Number(r.subtotal_minor),
+    tax: Number(r.tax_minor),
+    total: Number(r.total_minor),
+    input: r.input,
+    meta: r.meta ?? {},
+    status: r.status,
+    reason: r.reason,
+    instanceId: r.instance_id,
+    generation: r.generation,
+    snapshot: r.snapshot,
+    compilerVersion: r.compiler_version,
+    vars: r.vars ?? {},
+    rollback: r.rollback,
+    stepSeq: r.step_seq,
+    started: r.started,
+    restartedFrom: r.restarted_from,
+    createdAt: Number(r.created_at),
+    updatedAt: Number(r.updated_at),
+  };
+}
+
+/** Loads and locks the order row for the rest of the transaction; null when absent. */
+export async function lockOrder(q: Queryable, id: string): Promise<OrderRow | null> {
+  const { rows } = await q.query('SELECT * FROM orders WHERE id = $1 FOR UPDATE', [id]);
+  return rows[0] ? toOrderRow(rows[0]) : null;
+}
+
+export async function readOrder(q: Queryable, id: string): Promise<OrderRow | null> {
+  const { rows } = await q.query('SELECT * FROM orders WHERE id = $1', [id]);
+  return rows[0] ? toOrderRow(rows[0]) : null;
+}
+
+/** What steps see of the order (re-read in the slice after steps that re-total it). */
+export function orderView(o: OrderRow): OrderView {
+  return {
+    id: o.id,
+    model: o.model,
+    channel: o.channel,
+    currency: o.currency,
+    externalId: o.externalId,
+    title: o.title,
+    customerId: o.customerId,
+    contactEmail: o.contactEmail,
+    subtotal: o.subtotal,
+    tax: o.tax,
+    total: o.total,
+    fxRate: o.fxRate,
+    input: o.input,
+    meta: o.meta,
+    flowId: o.flowId,
+    flowVersion: o.flowVersion,
+    generation: o.generation,
+    instanceId: o.instanceId,
+  };
+}

@@ -1,0 +1,168 @@
+// The actor host: start, deliver event, decide approval, fire timer, retry, cancel — each a command
+// against one order, serialised in-process per order and by the order row lock across processes.
+import { EventEmitter } from 'node:events';
+import type { PoolClient } from 'pg';
+import type { Db } from '../../db/db.js';
+import type { Clock } from '../clock.js';
+import type { StepServices } from '../node-type.js';
+import type { FlowRegistry } from '../flows/flow-registry.js';
+import type { NewTimer } from '../scheduler/timer-store.js';
+import * as timerStore from '../scheduler/timer-store.js';
+import { conflict, DomainError, notFound } from '../../domain/errors.js';
+import { KeyedQueue } from './keyed-queue.js';
+import { isFinished, lockOrder, type OrderRow } from './order-row.js';
+import { RunSlice, TIMER_KINDS } from './run-slice.js';
+import { openWaits } from './waits.js';
+
+export interface RuntimeDeps {
+  db: Db;
+  clock: Clock;
+  flows: FlowRegistry;
+  services?: StepServices;
+  /** Called after a commit with the timers it scheduled (the scheduler indexes those due soon). */
+  onTimers?: (timers: NewTimer[]) => void;
+  /** Called after a commit that wrote outbox rows (the dispatcher wakes up). */
+  onOutbox?: (ids: string[]) => void;
+}
+
+/** A committed change to an order, for live views (in-process; the web layer fans out across nodes). */
+export interface OrderChange {
+  orderId: string;
+  status: string;
+  at: number;
+}
+
+export interface DeliverResult {
+  delivered: boolean;
+  nodeId?: string;
+}
+
+export class OrderRuntime {
+  private readonly queue = new KeyedQueue();
+  readonly changes = new EventEmitter();
+
+  constructor(private readonly deps: RuntimeDeps) {
+    this.changes.setMaxListeners(0);
+  }
+
+  /** Orders with a command queued or running in this process: 0 when idle (no actor lives in memory). */
+  get liveOrders(): number {
+    return this.queue.size;
+  }
+
+  /**
+   * Runs `fn` over the locked order inside one transaction and commits once. `fn` returns
+   * the slice it drove (or null when it changed nothing) and a result for the caller.
+   */
+  private async command<T>(orderId: string, fn: (tx: PoolClient, order: OrderRow) => Promise<{ slice: RunSlice | null; result: T }>): Promise<T> {
+    return this.queue.run(orderId, async () => {
+      let slice: RunSlice | null = null;
+      let outboxIds: string[] = [];
+      const result = await this.deps.db.tx(async (tx) => {
+        const order = await lockOrder(tx, orderId);
+        if (!order) throw notFound('Order');
+        const out = await fn(tx, order);
+        slice = out.slice;
+        if (slice) outboxIds = await slice.flush();
+        return out.result;
+      });
+      const done = slice as RunSlice | null;
+      if (done) {
+        if (done.timers.length) this.deps.onTimers?.(done.timers);
+        if (outboxIds.length) this.deps.onOutbox?.(outboxIds);
+        this.changes.emit('change', { orderId, status: done.order.status, at: this.deps.clock.now() } satisfies OrderChange);
+      }
+      return result;
+    });
+  }
+
+  private async openSlice(tx: PoolClient, order: OrderRow): Promise<RunSlice> {
+    const { compiled } = await this.deps.flows.load(tx, order.flowId, order.flowVersion);
+    return RunSlice.open(tx, order, compiled, { clock: this.deps.clock, services: this.deps.services ?? {} });
+  }
+
+  /** Runs the first slice of a recorded order; a no-op when it already started (idempotent). */
+  async start(orderId: string): Promise<void> {
+    await this.command(orderId, async (tx, order) => {
+      if (order.started) return { slice: null, result: undefined };
+      const slice = await this.openSlice(tx, order);
+      slice.note('order.started', `Order started on ${order.flowId} v${order.flowVersion}`);
+      await slice.begin();
+      return { slice, result: undefined };
+    });
+  }
+
+  /** Delivers a business event to the node waiting for it; `{ delivered: false }` changes nothing. */
+  async deliverEvent(orderId: string, event: string, payload: Record<string, unknown>): Promise<DeliverResult> {
+    return this.command<DeliverResult>(orderId, async (tx, order) => {
+      if (isFinished(order.status)) return { slice: null, result: { delivered: false } };
+      const wait = (await openWaits(tx, orderId)).find((w) => w.kind === 'event' && w.event === event && w.generation === order.generation);
+      if (!wait) return { slice: null, result: { delivered: false } };
+      const slice = await this.openSlice(tx, order);
+      slice.note('event.received', `Event ${event} received`, wait.nodeId, { event });
+      await slice.resolveWait(wait, { kind: 'event', event, payload, at: slice.now() }, 'received');
+      return { slice, result: { delivered: true, nodeId: wait.nodeId } };
+    });
+  }
+
+  /** Decides the approval waiting at `nodeId`; 409 when that node is not waiting for one. */
+  async decideApproval(orderId: string, nodeId: string, decision: 'approved' | 'rejected', by: string, note: string | null): Promise<void> {
+    await this.command(orderId, async (tx, order) => {
+      const wait = (await openWaits(tx, orderId)).find((w) => w.kind === 'approval' && w.nodeId === nodeId && w.generation === order.generation);
+      if (!wait || isFinished(order.status)) throw new DomainError('not_waiting', 'That node is not waiting for an approval', 409);
+      const slice = await this.openSlice(tx, order);
+      slice.note('approval.decided', `${decision === 'approved' ? 'Approved' : 'Rejected'} by ${by}${note ? `: ${note}` : ''}`, nodeId, { decision, by });
+      await slice.resolveWait(wait, { kind: 'approval', decision, by, note, at: slice.now() }, decision, by, note);
+      return { slice, result: undefined };
+    });
+  }
+
+  /** Cancels an unfinished order (undoing its work); 409 when it already ended. */
+  async cancel(orderId: string, reason: string): Promise<void> {
+    await this.command(orderId, async (tx, order) => {
+      if (isFinished(order.status)) throw conflict(`Order already ${order.status.replace('_', ' ')}`);
+      const slice = await this.openSlice(tx, order);
+      await slice.cancel(reason);
+      return { slice, result: undefined };
+    });
+  }
+
+  /**
+   * Fires one durable timer, idempotently: the timer row is claimed inside the order's
+   * transaction (after the order lock, the same lock order as every other command), so a
+   * timer fired twice or for a wait already answered does nothing.
+   */
+  async fireTimer(timerId: string): Promise<void> {
+    const { rows } = await this.deps.db.query<{ order_id: string | null }>('SELECT order_id FROM timers WHERE id = $1', [timerId]);
+    const orderId = rows[0]?.order_id;
+    if (!orderId) return;
+    await this.command(orderId, async (tx, order) => {
+      const timer = await timerStore.claimForFiring(tx, timerId, this.deps.clock.now());
+      if (!timer) return { slice: null, result: undefined };
+      await timerStore.markFired(tx, timerId, this.deps.clock.now());
+      const generation = (timer.payload as { generation?: number } | null)?.generation;
+      if (isFinished(order.status) || generation !== order.generation) return { slice: null, result: undefined };
+      if (timer.kind === TIMER_KINDS.waitTimeout) {
+        const wait = (await openWaits(tx, orderId)).find((w) => w.timerId === timerId);
+        if (!wait) return { slice: null, result: undefined };
+        const slice = await this.openSlice(tx, order);
+        const at = slice.now();
+        if (wait.kind === 'delay') await slice.resolveWait(wait, { kind: 'elapsed', at }, 'elapsed');
+        else {
+          slice.note('wait.timeout', `${wait.title ?? wait.nodeId}: timed out`, wait.nodeId);
+          await slice.resolveWait(wait, { kind: 'timeout', at }, wait.kind === 'approval' ? 'escalated' : 'timeout', wait.kind === 'approval' ? 'timeout' : null);
+        }
+        return { slice, result: undefined };
+      }
+      if (timer.kind === TIMER_KINDS.stepRetry) {
+        const attempt = (timer.payload as { attempt: number }).attempt;
+        const slice = await this.openSlice(tx, order);
+        const rec = slice.node(timer.nodeId!);
+        if (slice.currentNode !== timer.nodeId || rec.status !== 'running' || rec.attempt !== attempt - 1) return { slice: null, result: undefined };
+        await slice.retryStep(timer.nodeId!, attempt);
+        return { slice, result: undefined };
+      }
+      return { slice: null, result: undefined };
+    });
+  }
+}

@@ -1,0 +1,41 @@
+// The order summary of webhook payloads and list rows: amounts as decimal numbers in the order currency.
+import { fromMinor, roundHalfUp, minorDigits } from '../../domain/money.js';
+import type { OrderRow } from './order-row.js';
+
+export interface OrderSummary {
+  id: string;
+  model: string;
+  channel: string;
+  externalId: string | null;
+  title: string | null;
+  customerId: string | null;
+  currency: string;
+  subtotal: number;
+  tax: number;
+  total: number;
+  fxRate: number;
+  baseTotal: number;
+}
+
+/** baseTotal is the total in USD: total / fxRate (units of currency per USD), rounded to cents. */
+export function baseTotalUsd(totalMinor: number, currency: string, fxRate: number): number {
+  const decimal = totalMinor / 10 ** minorDigits(currency);
+  return fromMinor(roundHalfUp((decimal / fxRate) * 100), 'USD');
+}
+
+export function orderSummary(o: OrderRow): OrderSummary {
+  return {
+    id: o.id,
+    model: o.model,
+    channel: o.channel,
+    externalId: o.externalId,
+    title: o.title,
+    customerId: o.customerId,
+    currency: o.currency,
+    subtotal: fromMinor(o.subtotal, o.currency),
+    tax: fromMinor(o.tax, o.currency),
+    total: fromMinor(o.total, o.currency),
+    fxRate: o.fxRate,
+    baseTotal: baseTotalUsd(o.total, o.currency, o.fxRate),
+  };
+}

@@ -1,0 +1,492 @@
+// One run slice: everything that happens to one order between two waits, inside ONE transaction.
+//
+// The host drives the compiled machine with xstate's pure initialTransition()/transition(),
+// executes the named actions they return (runStep, openWait) one by one, each step inside
+// its own SAVEPOINT, feeds each result back as step.done / step.failed / wait.resolved and
+// stops when the machine waits or ends. flush() then writes snapshot, node records,
+// timeline, timers and outbox rows with the caller's transaction; the caller commits.
+import { randomUUID } from 'node:crypto';
+import { initialTransition, transition } from 'xstate';
+import type { PoolClient } from 'pg';
+import type { Clock } from '../clock.js';
+import { COMPILER_VERSION, FINAL_STATES, type CompiledFlow, type FlowEvent, type FlowOutput } from '../compiler.js';
+import { DEFAULT_RETRY_POLICY, type StepContext, type StepResult, type StepServices, type WaitResolution } from '../node-type.js';
+import { TerminalError } from '../../domain/errors.js';
+import * as timerStore from '../scheduler/timer-store.js';
+import type { NewTimer } from '../scheduler/timer-store.js';
+import { emptyNodeRecord, loadNodeRecords, saveNodeRecords, type NodeRecord } from './node-record.js';
+import { orderView, toOrderRow, type OrderRow, type OrderStatus, type PersistedSnapshot } from './order-row.js';
+import { appendTimeline, type TimelineEntry } from './timeline.js';
+import { writeOutbox, type OutboxEvent } from './outbox.js';
+import { closeWait, insertWait, openWaits, type WaitRow } from './waits.js';
+import { orderSummary } from './order-summary.js';
+
+/** Upper bound of actions in one slice: a flow that never waits is a bug, not a workload. */
+const MAX_ACTIONS_PER_SLICE = 10_000;
+
+type Snapshot = ReturnType<CompiledFlow['machine']['resolveState']>;
+
+export interface SliceDeps {
+  clock: Clock;
+  services: StepServices;
+}
+
+/** Timer kinds the runtime itself schedules. */
+export const TIMER_KINDS = { waitTimeout: 'wait.timeout', stepRetry: 'step.retry' } as const;
+
+export class RunSlice {
+  private snapshot!: Snapshot;
+  private nodes!: Map<string, NodeRecord>;
+  private readonly dirtyNodes = new Set<string>();
+  private readonly timeline: TimelineEntry[] = [];
+  private readonly events: OutboxEvent[] = [];
+  /** Timers committed with this slice; handed to the scheduler's index after commit. */
+  readonly timers: NewTimer[] = [];
+  private queue: { type: string; nodeId: string }[] = [];
+  private varsChanged = false;
+
+  private constructor(
+    readonly tx: PoolClient,
+    public order: OrderRow,
+    readonly flow: CompiledFlow,
+    private readonly deps: SliceDeps,
+  ) {}
+
+  /** Opens a slice over a locked order row. */
+  static async open(tx: PoolClient, order: OrderRow, flow: CompiledFlow, deps: SliceDeps): Promise<RunSlice> {
+    const slice = new RunSlice(tx, order, flow, deps);
+    slice.nodes = await loadNodeRecords(tx, order.id);
+    if (order.snapshot) slice.snapshot = flow.machine.resolveState(order.snapshot as any) as Snapshot;
+    return slice;
+  }
+
+  now(): number {
+    return this.deps.clock.now();
+  }
+
+  get machineDone(): boolean {
+    return this.snapshot?.status === 'done';
+  }
+
+  /** The node the machine currently stands at (null when finished). */
+  get currentNode(): string | null {
+    if (!this.snapshot || this.snapshot.status === 'done') return null;
+    return typeof this.snapshot.value === 'string' ? this.snapshot.value : null;
+  }
+
+  node(nodeId: string): NodeRecord {
+    let rec = this.nodes.get(nodeId);
+    if (!rec) {
+      rec = emptyNodeRecord(nodeId);
+      this.nodes.set(nodeId, rec);
+    }
+    return rec;
+  }
+
+  private touch(rec: NodeRecord): void {
+    this.dirtyNodes.add(rec.nodeId);
+  }
+
+  note(kind: string, message: string, nodeId: string | null = null, data: Record<string, unknown> | null = null): void {
+    this.timeline.push({ at: this.now(), kind, message, nodeId, data });
+  }
+
+  emit(event: OutboxEvent): void {
+    this.events.push(event);
+  }
+
+  setVars(vars: Record<string, unknown> | undefined): void {
+    if (!vars || Object.keys(vars).length === 0) return;
+    this.order.vars = { ...this.order.vars, ...vars };
+    this.varsChanged = true;
+  }
+
+  label(nodeId: string): string {
+    return this.flow.nodes.get(nodeId)?.node.label ?? nodeId;
+  }
+
+  /**
+   * Re-reads what steps may change in the orders row (totals after pricing or a partial
+   * acceptance, meta); run state (status, generation, counters, vars) stays the slice's own.
+   */
+  async refreshOrder(): Promise<void> {
+    const { rows } = await this.tx.query('SELECT * FROM orders WHERE id = $1', [this.order.id]);
+    const fresh = toOrderRow(rows[0]);
+    Object.assign(this.order, {
+      subtotal: fresh.subtotal,
+      tax: fresh.tax,
+      total: fresh.total,
+      meta: fresh.meta,
+      fxRate: fresh.fxRate,
+      title: fresh.title,
+      customerId: fresh.customerId,
+    });
+  }
+
+  stepContext(nodeId: string, attempt: number): StepContext<unknown> {
+    const compiled = this.flow.nodes.get(nodeId);
+    if (!compiled) throw new Error(`node ${nodeId} is not in flow ${this.flow.flowKey}`);
+    const nodes: Record<string, unknown> = {};
+    for (const [id, rec] of this.nodes) if (rec.output !== null && rec.output !== undefined) nodes[id] = rec.output;
+    return {
+      nodeId,
+      params: compiled.params,
+      attempt,
+      order: orderView(this.order),
+      vars: this.order.vars,
+      nodes,
+      passes: { ...((this.snapshot?.context as any)?.passes ?? {}) },
+      tx: this.tx,
+      clock: this.deps.clock,
+      services: this.deps.services,
+    };
+  }
+
+  // ---- driving the machine -------------------------------------------------------------
+
+  /** Starts a fresh run (first start, or continue-as-new) from the trigger. */
+  async begin(): Promise<void> {
+    const [snapshot, actions] = initialTransition(this.flow.machine);
+    this.snapshot = snapshot as Snapshot;
+    this.enqueue(actions);
+    await this.drain();
+  }
+
+  /** Sends one event to the machine; false when the current state does not accept it. */
+  async send(event: FlowEvent): Promise<boolean> {
+    if (!this.snapshot || this.snapshot.status === 'done' || !this.snapshot.can(event as any)) return false;
+    const [next, actions] = transition(this.flow.machine, this.snapshot as any, event as any);
+    this.snapshot = next as Snapshot;
+    this.enqueue(actions);
+    await this.drain();
+    return true;
+  }
+
+  private enqueue(actions: readonly { type: string; params?: unknown }[]): void {
+    for (const a of actions)
+      if (a.type === 'runStep' || a.type === 'openWait') this.queue.push({ type: a.type, nodeId: (a.params as { nodeId: string }).nodeId });
+  }
+
+  private async drain(): Promise<void> {
+    for (let n = 0; this.queue.length > 0; n++) {
+      if (n > MAX_ACTIONS_PER_SLICE) throw new Error(`flow ${this.flow.flowKey} ran ${n} actions without waiting`);
+      const action = this.queue.shift()!;
+      if (action.type === 'openWait') await this.openWait(action.nodeId);
+      else {
+        const event = await this.runStep(action.nodeId, 1);
+        if (event) {
+          const [next, actions] = transition(this.flow.machine, this.snapshot as any, event as any);
+          this.snapshot = next as Snapshot;
+          this.enqueue(actions);
+        }
+      }
+    }
+  }
+
+  /** Re-runs the step the machine stands at (a retry timer fired). */
+  async retryStep(nodeId: string, attempt: number): Promise<void> {
+    const event = await this.runStep(nodeId, attempt);
+    if (!event) return;
+    const [next, actions] = transition(this.flow.machine, this.snapshot as any, event as any);
+    this.snapshot = next as Snapshot;
+    this.enqueue(actions);
+    await this.drain();
+  }
+
+  /**
+   * Runs one step in a SAVEPOINT. Success -> step.done; a terminal error or the last attempt ->
+   * step.failed; otherwise a retry timer is scheduled and null returned (the machine stays).
+   */
+  private async runStep(nodeId: string, attempt: number): Promise<FlowEvent | null> {
+    const compiled = this.flow.nodes.get(nodeId)!;
+    const rec = this.node(nodeId);
+    if (attempt === 1) {
+      rec.runs += 1;
+      rec.startedAt = this.now();
+      rec.endedAt = null;
+      rec.error = null;
+    }
+    rec.attempt = attempt;
+    rec.status = 'running';
+    this.touch(rec);
+    const run = compiled.def.run;
+    if (!run) throw new Error(`node type ${compiled.def.type} has no run()`);
+    await this.tx.query('SAVEPOINT step');
+    let result: StepResult;
+    try {
+      result = await run(this.stepContext(nodeId, attempt));
+      await this.tx.query('RELEASE SAVEPOINT step');
+    } catch (err) {
+      await this.tx.query('ROLLBACK TO SAVEPOINT step');
+      return this.stepFailed(nodeId, attempt, err);
+    }
+    await this.refreshOrder();
+    this.completeNode(nodeId, result);
+    return { type: 'step.done', nodeId, branch: result.branch };
+  }
+
+  private stepFailed(nodeId: string, attempt: number, err: unknown): FlowEvent | null {
+    const compiled = this.flow.nodes.get(nodeId)!;
+    const rec = this.node(nodeId);
+    const message = err instanceof Error ? err.message : String(err);
+    const terminal = err instanceof TerminalError;
+    const policy = compiled.def.retry ?? DEFAULT_RETRY_POLICY;
+    rec.error = message;
+    if (!terminal && attempt < policy.attempts) {
+      const delay = (err as { retryAfterMs?: number }).retryAfterMs ?? policy.backoffMs * policy.factor ** (attempt - 1);
+      const dueAt = this.now() + delay;
+      this.timers.push({
+        id: `${this.order.id}:${this.order.generation}:${nodeId}:${rec.runs}:retry:${attempt + 1}`,
+        orderId: this.order.id,
+        kind: TIMER_KINDS.stepRetry,
+        nodeId,
+        run: rec.runs,
+        dueAt,
+        payload: { attempt: attempt + 1, generation: this.order.generation },
+      });
+      this.note('node.retry', `${this.label(nodeId)} failed (attempt ${attempt} of ${policy.attempts}): ${message}; retrying`, nodeId, {
+        attempt,
+        retryAt: dueAt,
+      });
+      this.touch(rec);
+      return null;
+    }
+    rec.status = 'failed';
+    rec.endedAt = this.now();
+    this.touch(rec);
+    this.note('node.failed', `${this.label(nodeId)} failed: ${message}`, nodeId, { attempt, terminal });
+    this.lastFailure = { nodeId, type: compiled.def.type, error: message };
+    return { type: 'step.failed', nodeId, terminal };
+  }
+
+  /** The failure that ended the run, for the order's reason and the order.failed payload. */
+  lastFailure: { nodeId: string; type: string; error: string } | null = null;
+
+  private completeNode(nodeId: string, result: StepResult): void {
+    const rec = this.node(nodeId);
+    rec.status = 'succeeded';
+    rec.output = result.output ?? null;
+    rec.summary = result.summary ?? rec.summary;
+    rec.error = null;
+    rec.endedAt = this.now();
+    rec.branches = rec.branches.includes(result.branch) ? rec.branches : [...rec.branches, result.branch];
+    this.order.stepSeq += 1;
+    rec.doneSeq = this.order.stepSeq;
+    this.touch(rec);
+    this.setVars(result.vars);
+    const def = this.flow.nodes.get(nodeId)!.def;
+    if (def.kind !== 'logic') this.note('node.succeeded', result.summary ?? `${this.label(nodeId)} done (${result.branch})`, nodeId, { branch: result.branch });
+    if (result.emit) this.emit({ event: result.emit.event, nodeId, run: rec.runs, data: { node: { id: nodeId, type: def.type, output: result.output ?? null }, ...result.emit.data } });
+  }
+
+  private async openWait(nodeId: string): Promise<void> {
+    const compiled = this.flow.nodes.get(nodeId)!;
+    const rec = this.node(nodeId);
+    rec.runs += 1;
+    rec.status = 'waiting';
+    rec.startedAt = this.now();
+    rec.endedAt = null;
+    this.touch(rec);
+    const spec = compiled.def.wait!(this.stepContext(nodeId, 1));
+    const now = this.now();
+    let timerId: string | null = null;
+    const deadline = spec.timeoutMs === null ? null : now + spec.timeoutMs;
+    if (deadline !== null) {
+      timerId = `${this.order.id}:${this.order.generation}:${nodeId}:${rec.runs}:timeout`;
+      this.timers.push({ id: timerId, orderId: this.order.id, kind: TIMER_KINDS.waitTimeout, nodeId, run: rec.runs, dueAt: deadline, payload: { generation: this.order.generation } });
+    }
+    const title = spec.title ?? (spec.kind === 'event' ? `Waiting for ${spec.event}` : spec.kind === 'delay' ? `Delay until ${new Date(deadline ?? now).toISOString()}` : this.label(nodeId));
+    await insertWait(this.tx, {
+      orderId: this.order.id,
+      nodeId,
+      run: rec.runs,
+      generation: this.order.generation,
+      kind: spec.kind,
+      title,
+      event: spec.event ?? null,
+      assignee: spec.assignee ?? null,
+      amountMinor: spec.amount ?? null,
+      deadline,
+      since: now,
+      timerId,
+    });
+    this.note('wait.opened', title, nodeId, { kind: spec.kind, event: spec.event ?? null, deadline });
+  }
+
+  /** Resolves an open wait with an event, a decision or its timer, then continues the run. */
+  async resolveWait(wait: WaitRow, resolution: WaitResolution, closeAs: string, by: string | null = null, note: string | null = null): Promise<StepResult> {
+    const compiled = this.flow.nodes.get(wait.nodeId)!;
+    const result = compiled.def.resolveWait!(compiled.params, resolution);
+    await closeWait(this.tx, wait, closeAs, this.now(), by, note);
+    if (wait.timerId && resolution.kind !== 'timeout' && resolution.kind !== 'elapsed') await timerStore.cancel(this.tx, wait.timerId, this.now());
+    this.completeNode(wait.nodeId, result);
+    await this.send({ type: 'wait.resolved', nodeId: wait.nodeId, branch: result.branch });
+    return result;
+  }
+
+  // ---- ending a run ----------------------------------------------------------------------
+
+  /**
+   * Undoes every completed step in reverse completion order (compensate, or cancel-undo for a
+   * cancel); a failing undo is recorded and does not stop the others.
+   */
+  async undoCompleted(mode: 'compensate' | 'cancel', outcome: string): Promise<void> {
+    const done = [...this.nodes.values()].filter((r) => r.status === 'succeeded' && r.doneSeq !== null).sort((a, b) => b.doneSeq! - a.doneSeq!);
+    const errors: string[] = [];
+    let ran = false;
+    for (const rec of done) {
+      const compiled = this.flow.nodes.get(rec.nodeId);
+      if (!compiled) continue;
+      const undo = mode === 'cancel' ? compiled.def.cancel ?? compiled.def.compensate : compiled.def.compensate;
+      if (!undo) continue;
+      ran = true;
+      await this.tx.query('SAVEPOINT undo');
+      try {
+        await undo(this.stepContext(rec.nodeId, rec.attempt));
+        await this.tx.query('RELEASE SAVEPOINT undo');
+        rec.status = 'rolled_back';
+        this.touch(rec);
+        this.note('node.rolled_back', `${this.label(rec.nodeId)} undone`, rec.nodeId);
+      } catch (err) {
+        await this.tx.query('ROLLBACK TO SAVEPOINT undo');
+        const message = err instanceof Error ? err.message : String(err);
+        errors.push(`${rec.nodeId}: ${message}`);
+        this.note('node.undo_failed', `Undoing ${this.label(rec.nodeId)} failed: ${message}`, rec.nodeId);
+      }
+    }
+    if (ran) {
+      this.order.rollback = { outcome, error: errors.length ? errors.join('; ') : null };
+      await this.refreshOrder();
+    }
+  }
+
+  /** Marks every node of the flow that never ran in this run as skipped. */
+  private skipUntaken(): void {
+    for (const nodeId of this.flow.nodes.keys()) {
+      const rec = this.node(nodeId);
+      if (rec.status === 'pending' || rec.status === 'waiting' || rec.status === 'running') {
+        rec.status = 'skipped';
+        rec.endedAt ??= this.now();
+        this.touch(rec);
+      }
+    }
+  }
+
+  /** Closes open waits and timers of the run (end, cancel). */
+  private async closeAllWaits(status: string): Promise<void> {
+    for (const w of await openWaits(this.tx, this.order.id)) await closeWait(this.tx, w, status, this.now());
+    await timerStore.cancelForOrder(this.tx, this.order.id, this.now());
+  }
+
+  /** After the machine reached a final state: undo if needed, set the final status, emit the event. */
+  async finishIfDone(): Promise<void> {
+    while (this.snapshot.status === 'done') {
+      const output = this.snapshot.output as FlowOutput;
+      const endNode = typeof this.snapshot.value === 'string' ? this.snapshot.value : '';
+      if (output.outcome === 'continue') {
+        await this.continueAsNew(endNode);
+        continue;
+      }
+      if (output.outcome === 'cancelled' && endNode === FINAL_STATES.cancelled) return; // cancel() finishes itself
+      const failure = this.lastFailure;
+      let status: OrderStatus;
+      let reason: string | null = output.reason;
+      if (endNode === FINAL_STATES.failed || endNode === FINAL_STATES.rolledBack) {
+        status = endNode === FINAL_STATES.failed ? 'failed' : 'rolled_back';
+        reason = failure?.error ?? 'A step failed';
+        await this.undoCompleted('compensate', status);
+        this.emit({ event: 'order.failed', nodeId: failure?.nodeId ?? endNode, run: this.node(failure?.nodeId ?? endNode).runs, data: { outcome: 'failed', reason, node: failure ? { id: failure.nodeId, type: failure.type, error: failure.error } : null } });
+      } else {
+        status = output.outcome as OrderStatus;
+        if (status !== 'completed') await this.undoCompleted('compensate', status);
+        const rec = this.node(endNode);
+        rec.runs += 1;
+        rec.status = 'succeeded';
+        rec.startedAt = rec.endedAt = this.now();
+        this.touch(rec);
+        this.emit({ event: `order.${status}`, nodeId: endNode, run: rec.runs, data: { outcome: status, reason } });
+      }
+      await this.closeAllWaits('cancelled');
+      this.skipUntaken();
+      this.order.status = status;
+      this.order.reason = reason;
+      this.note(`order.${status}`, reason ? `Order ${status.replace('_', ' ')}: ${reason}` : `Order ${status.replace('_', ' ')}`, null);
+      return;
+    }
+  }
+
+  /** Continue-as-new: a new run (instanceId, generation + 1) from the trigger; vars are kept. */
+  private async continueAsNew(atNode: string): Promise<void> {
+    await this.saveDirty();
+    await this.tx.query('DELETE FROM order_nodes WHERE order_id = $1', [this.order.id]);
+    this.nodes = new Map();
+    this.dirtyNodes.clear();
+    this.order.generation += 1;
+    this.order.instanceId = randomUUID();
+    this.order.stepSeq = 0;
+    this.note('run.continued', `Continued as new run (generation ${this.order.generation})`, atNode, { instanceId: this.order.instanceId });
+    await this.begin();
+  }
+
+  /** Cancels the run: closes waits (approvals marked cancelled), clears timers, undoes, status cancelled. */
+  async cancel(reason: string): Promise<void> {
+    await this.closeAllWaits('cancelled');
+    await this.undoCompleted('cancel', 'cancelled');
+    if (this.snapshot && this.snapshot.status !== 'done') {
+      const [next] = transition(this.flow.machine, this.snapshot as any, { type: 'order.cancel' } as any);
+      this.snapshot = next as Snapshot;
+    }
+    this.skipUntaken();
+    this.order.status = 'cancelled';
+    this.order.reason = reason;
+    this.emit({ event: 'order.cancelled', nodeId: 'cancel', run: 1, data: { outcome: 'cancelled', reason } });
+    this.note('order.cancelled', `Order cancelled: ${reason}`);
+  }
+
+  // ---- persisting -------------------------------------------------------------------------
+
+  private async saveDirty(): Promise<void> {
+    await saveNodeRecords(this.tx, this.order.id, [...this.dirtyNodes].map((id) => this.node(id)));
+    this.dirtyNodes.clear();
+  }
+
+  /** Writes everything the slice changed; the caller commits. Returns the outbox ids written. */
+  async flush(): Promise<string[]> {
+    await this.finishIfDone();
+    const now = this.now();
+    const waits = await openWaits(this.tx, this.order.id);
+    if (!['completed', 'declined', 'cancelled', 'failed', 'rolled_back'].includes(this.order.status))
+      this.order.status = waits.length > 0 ? 'waiting' : 'running';
+    const persisted: PersistedSnapshot | null = this.snapshot
+      ? { value: this.snapshot.value, context: this.snapshot.context as PersistedSnapshot['context'] }
+      : null;
+    await this.saveDirty();
+    for (const t of this.timers) await timerStore.schedule(this.tx, t, now);
+    await appendTimeline(this.tx, this.order.id, this.timeline);
+    const outboxIds = await writeOutbox(this.tx, this.order.id, this.order.generation, this.events, orderSummary(this.order) as unknown as Record<string, unknown>, now);
+    await this.tx.query(
+      `UPDATE orders SET status = $2, reason = $3, snapshot = $4, compiler_version = $5, vars = $6, rollback = $7,
+         waiting_on = $8, waiting_at = $9, waiting_since = $10, step_seq = $11, instance_id = $12, generation = $13,
+         started = true, updated_at = $14
+       WHERE id = $1`,
+      [
+        this.order.id,
+        this.order.status,
+        this.order.reason,
+        persisted ? JSON.stringify(persisted) : null,
+        COMPILER_VERSION,
+        JSON.stringify(this.order.vars),
+        this.order.rollback ? JSON.stringify(this.order.rollback) : null,
+        waits.map((w) => w.title ?? w.nodeId),
+        waits.map((w) => this.label(w.nodeId)),
+        waits.length ? Math.min(...waits.map((w) => w.since)) : null,
+        this.order.stepSeq,
+        this.order.instanceId,
+        this.order.generation,
+        now,
+      ],
+    );
+    void this.varsChanged;
+    return outboxIds;
+  }
+}

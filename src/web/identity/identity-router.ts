@@ -1,0 +1,411 @@
+// Routes of the identity pages: sign-in, two-factor, sign-out, Account, Team, Audit (server-rendered HTML forms).
+import { Router } from '@koa/router';
+import type { Context } from 'koa';
+import { DomainError } from '../../domain/errors.js';
+import type { Authenticator } from '../../auth/authenticator.js';
+import type { Principal } from '../../auth/principal.js';
+import { roleAtLeast, roles, type Role } from '../../auth/roles.js';
+import type { IdentityDeps, RequestInfo } from '../../auth/identity-deps.js';
+import { auditActorOf, auditTypes, listAuditEvents, type AuditType } from '../../auth/audit-log.js';
+import { completeTwoFactor, signIn } from '../../auth/sign-in-service.js';
+import {
+  accountPerson,
+  changePassword,
+  disableTwoFactor,
+  enableTwoFactor,
+  endOtherSessions,
+  endOwnSession,
+  listOwnSessions,
+  newRecoveryCodes,
+  startEnrolment,
+} from '../../auth/account-service.js';
+import { createApiToken, listTokens, revokeToken } from '../../auth/api-token-service.js';
+import {
+  addPerson,
+  listTeam,
+  resetPassword,
+  resetTwoFactor,
+  setTwoFactorRequirement,
+  updateTeamMember,
+} from '../../auth/team-service.js';
+import { countRecoveryCodes } from '../../auth/recovery-codes.js';
+import { openSecret } from '../../auth/secret-box.js';
+import { totpUri } from '../../auth/totp.js';
+import { deleteSession, SESSION_ABSOLUTE_MS, CHALLENGE_MS } from '../../auth/session-store.js';
+import { clearCookie, readCookie, setCookie, type CookieNames } from '../../auth/session-cookie.js';
+import { tokenLifetimes, type TokenLifetime } from '../../auth/api-token-store.js';
+import { twoFactorRequirements, type TwoFactorRequirement } from '../../auth/two-factor-policy.js';
+import { identityCss } from './identity-css.js';
+import { loginPage, twoFactorPage } from './login-pages.js';
+import { accountPage, enrolPage, type AccountView } from './account-page.js';
+import { teamPage, type TeamView } from './team-page.js';
+import { auditPage } from './audit-page.js';
+import { html, page } from './html.js';
+import { readForm, safeNext } from './read-form.js';
+
+export interface IdentityRouterOptions {
+  deps: IdentityDeps;
+  auth: Authenticator;
+  names: () => CookieNames;
+  /** Issuer shown in authenticator apps. */
+  issuer: string;
+}
+
+const SIGNED_IN_HOME = '/';
+const SIGN_IN_FAILED = 'Email and password did not match.';
+
+function send(ctx: Context, status: number, body: string): void {
+  ctx.status = status;
+  ctx.type = 'html';
+  ctx.set('Cache-Control', 'no-store');
+  ctx.body = body;
+}
+
+function seeOther(ctx: Context, location: string): void {
+  ctx.redirect(location);
+  ctx.status = 303;
+}
+
+function waitText(seconds: number): string {
+  const minutes = Math.ceil(seconds / 60);
+  return `Too many attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
+}
+
+const requestInfo = (ctx: Context): RequestInfo => ({ ip: ctx.ip, userAgent: ctx.get('user-agent') || null });
+
+export function identityRouter(o: IdentityRouterOptions): Router {
+  const { deps, auth } = o;
+  const router = new Router();
+
+  /** The session principal of a page request, or null after answering (sign-in redirect, Account redirect, 403). */
+  async function pagePrincipal(ctx: Context, need: Role | null, allowRestricted: boolean): Promise<Principal | null> {
+    let principal: Principal | null = null;
+    try {
+      principal = await auth.authenticate(ctx);
+    } catch (err) {
+      if (!(err instanceof DomainError) || err.status !== 401) throw err;
+    }
+    if (!principal) {
+      seeOther(ctx, `/login?next=${encodeURIComponent(ctx.method === 'GET' ? ctx.originalUrl : '/account')}`);
+      return null;
+    }
+    if (principal.restricted && !allowRestricted) {
+      seeOther(ctx, '/account');
+      return null;
+    }
+    if (need && !roleAtLeast(principal.role, need)) {
+      send(ctx, 403, page({ title: 'Not allowed', nonce: ctx.state.cspNonce, principal, body: html`<p role="alert">This page needs the ${need} role.</p>` }));
+      return null;
+    }
+    return principal;
+  }
+
+  /** Runs a page action; a DomainError becomes the page re-rendered with its message and status. */
+  async function attempt<T>(ctx: Context, action: () => Promise<T>, onError: (message: string, status: number) => Promise<void>): Promise<T | undefined> {
+    try {
+      return await action();
+    } catch (err) {
+      if (!(err instanceof DomainError)) throw err;
+      if (typeof err.details?.retryAfterSeconds === 'number') ctx.set('Retry-After', String(err.details.retryAfterSeconds));
+      await onError(err.status === 429 ? waitText(Number(err.details?.retryAfterSeconds ?? 60)) : err.message, err.status);
+      return undefined;
+    }
+  }
+
+  function startSession(ctx: Context, token: string, next: string | null): void {
+    const names = o.names();
+    setCookie(ctx, names.session, token, names.secure, SESSION_ABSOLUTE_MS / 1000);
+    clearCookie(ctx, names.challenge, names.secure);
+    seeOther(ctx, safeNext(next) ?? SIGNED_IN_HOME);
+  }
+
+  router.get('/assets/identity.css', (ctx) => {
+    ctx.type = 'text/css';
+    ctx.set('Cache-Control', 'public, max-age=300');
+    ctx.body = identityCss;
+  });
+
+  // ---- sign-in ----
+  router.get('/login', async (ctx) => {
+    send(ctx, 200, loginPage({ nonce: ctx.state.cspNonce, next: safeNext(String(ctx.query.next ?? '')) }));
+  });
+
+  router.post('/login', async (ctx) => {
+    const form = await readForm(ctx);
+    const next = safeNext(form('next'));
+    const email = form('email');
+    const result = await signIn(deps, { email, password: form('password'), next }, requestInfo(ctx));
+    const names = o.names();
+    switch (result.kind) {
+      case 'throttled':
+        ctx.set('Retry-After', String(result.retryAfterSeconds));
+        return send(ctx, 429, loginPage({ nonce: ctx.state.cspNonce, next, email, error: waitText(result.retryAfterSeconds) }));
+      case 'failed':
+        return send(ctx, 401, loginPage({ nonce: ctx.state.cspNonce, next, email, error: SIGN_IN_FAILED }));
+      case 'two_factor':
+        setCookie(ctx, names.challenge, result.challengeToken, names.secure, CHALLENGE_MS / 1000);
+        return seeOther(ctx, '/login/two-factor');
+      case 'session':
+        return startSession(ctx, result.token, result.next);
+    }
+  });
+
+  router.get('/login/two-factor', async (ctx) => {
+    if (!readCookie(ctx, o.names().challenge)) return seeOther(ctx, '/login');
+    send(ctx, 200, twoFactorPage({ nonce: ctx.state.cspNonce }));
+  });
+
+  router.post('/login/two-factor', async (ctx) => {
+    const form = await readForm(ctx);
+    const names = o.names();
+    const result = await completeTwoFactor(deps, readCookie(ctx, names.challenge), form('code'), requestInfo(ctx));
+    switch (result.kind) {
+      case 'expired':
+        clearCookie(ctx, names.challenge, names.secure);
+        return send(ctx, 401, loginPage({ nonce: ctx.state.cspNonce, next: null, error: 'Your sign-in expired. Enter your email and password again.' }));
+      case 'throttled':
+        ctx.set('Retry-After', String(result.retryAfterSeconds));
+        return send(ctx, 429, twoFactorPage({ nonce: ctx.state.cspNonce, error: waitText(result.retryAfterSeconds) }));
+      case 'failed':
+        return send(ctx, 401, twoFactorPage({ nonce: ctx.state.cspNonce, error: 'That code is not correct.' }));
+      case 'session':
+        return startSession(ctx, result.token, result.next);
+    }
+  });
+
+  router.post('/logout', async (ctx) => {
+    const names = o.names();
+    let principal: Principal | null = null;
+    try {
+      principal = await auth.authenticate(ctx);
+    } catch {
+      principal = null;
+    }
+    if (principal?.via === 'session' && principal.sessionId) {
+      await deleteSession(deps.db, principal.sessionId);
+      await deps.audit({ ...auditActorOf(principal), action: 'auth.sign_out', target: principal.email ?? 'workspace', detail: { sessionId: principal.sessionId }, ip: ctx.ip });
+    }
+    clearCookie(ctx, names.session, names.secure);
+    seeOther(ctx, '/login');
+  });
+
+  // ---- Account ----
+  async function accountView(ctx: Context, principal: Principal, extra: Partial<AccountView> = {}): Promise<AccountView> {
+    const person = principal.kind === 'person' ? await accountPerson(deps, principal) : null;
+    const showTokens = principal.role === 'operator' && !principal.restricted;
+    return {
+      nonce: ctx.state.cspNonce,
+      principal,
+      person,
+      recoveryRemaining: person ? await countRecoveryCodes(deps.db, person.id) : 0,
+      twoFactorRequired: person ? await deps.policy.covers(person.role) : false,
+      sessions: await listOwnSessions(deps, principal),
+      tokens: showTokens ? await listTokens(deps) : null,
+      ...extra,
+    };
+  }
+
+  async function renderAccount(ctx: Context, principal: Principal, status: number, extra: Partial<AccountView> = {}) {
+    // Re-resolve: a password change lifts the temporary restriction within this response.
+    const fresh = (await reresolve(ctx)) ?? principal;
+    send(ctx, status, accountPage(await accountView(ctx, fresh, extra)));
+  }
+
+  async function reresolve(ctx: Context): Promise<Principal | null> {
+    delete ctx.state.principal;
+    try {
+      return await auth.authenticate(ctx);
+    } catch {
+      return null;
+    }
+  }
+
+  router.get('/account', async (ctx) => {
+    const principal = await pagePrincipal(ctx, null, true);
+    if (principal) await renderAccount(ctx, principal, 200);
+  });
+
+  router.post('/account/password', async (ctx) => {
+    const principal = await pagePrincipal(ctx, null, true);
+    if (!principal) return;
+    const form = await readForm(ctx);
+    const done = await attempt(
+      ctx,
+      async () => changePassword(deps, principal, { current: form('current'), password: form('password') }, requestInfo(ctx)).then(() => true),
+      (message, status) => renderAccount(ctx, principal, status, { error: message }),
+    );
+    if (done) await renderAccount(ctx, principal, 200, { ok: 'Your password was changed. Other sessions were signed out.' });
+  });
+
+  router.get('/account/two-factor', async (ctx) => {
+    const principal = await pagePrincipal(ctx, null, true);
+    if (!principal) return;
+    const enrolment = await attempt(ctx, () => startEnrolment(deps, principal, o.issuer), (message, status) => renderAccount(ctx, principal, status, { error: message }));
+    if (enrolment) send(ctx, 200, enrolPage({ nonce: ctx.state.cspNonce, principal, ...enrolment }));
+  });
+
+  router.post('/account/two-factor', async (ctx) => {
+    const principal = await pagePrincipal(ctx, null, true);
+    if (!principal) return;
+    const form = await readForm(ctx);
+    const codes = await attempt(
+      ctx,
+      () => enableTwoFactor(deps, principal, { password: form('password'), code: form('code') }, requestInfo(ctx)),
+      async (message, status) => {
+        // Show the same pending secret again so the person can retry with the next code.
+        const person = principal.kind === 'person' ? await accountPerson(deps, principal) : null;
+        if (person?.totpPendingSecret) {
+          const secret = openSecret(deps.secretKey, person.totpPendingSecret);
+          send(ctx, status, enrolPage({ nonce: ctx.state.cspNonce, principal, secret, uri: totpUri(secret, person.email, o.issuer), error: message }));
+        } else await renderAccount(ctx, principal, status, { error: message });
+      },
+    );
+    if (codes) await renderAccount(ctx, principal, 200, { ok: 'Two-factor sign-in is on.', recoveryCodes: codes });
+  });
+
+  router.post('/account/two-factor/disable', async (ctx) => {
+    const principal = await pagePrincipal(ctx, null, true);
+    if (!principal) return;
+    const form = await readForm(ctx);
+    const done = await attempt(
+      ctx,
+      () => disableTwoFactor(deps, principal, form('password'), requestInfo(ctx)).then(() => true),
+      (message, status) => renderAccount(ctx, principal, status, { error: message }),
+    );
+    if (done) await renderAccount(ctx, principal, 200, { ok: 'Two-factor sign-in is off.' });
+  });
+
+  router.post('/account/recovery-codes', async (ctx) => {
+    const principal = await pagePrincipal(ctx, null, true);
+    if (!principal) return;
+    const form = await readForm(ctx);
+    const codes = await attempt(
+      ctx,
+      () => newRecoveryCodes(deps, principal, form('password'), requestInfo(ctx)),
+      (message, status) => renderAccount(ctx, principal, status, { error: message }),
+    );
+    if (codes) await renderAccount(ctx, principal, 200, { ok: 'New recovery codes replace the old ones.', recoveryCodes: codes });
+  });
+
+  router.post('/account/sessions/end-others', async (ctx) => {
+    const principal = await pagePrincipal(ctx, null, true);
+    if (!principal) return;
+    const ended = await attempt(ctx, () => endOtherSessions(deps, principal, requestInfo(ctx)), (m, s) => renderAccount(ctx, principal, s, { error: m }));
+    if (ended !== undefined) await renderAccount(ctx, principal, 200, { ok: `${ended} other session${ended === 1 ? '' : 's'} ended.` });
+  });
+
+  router.post('/account/sessions/:id/end', async (ctx) => {
+    const principal = await pagePrincipal(ctx, null, true);
+    if (!principal) return;
+    const wasCurrent = await attempt(ctx, () => endOwnSession(deps, principal, ctx.params.id, requestInfo(ctx)), (m, s) => renderAccount(ctx, principal, s, { error: m }));
+    if (wasCurrent === true) {
+      const names = o.names();
+      clearCookie(ctx, names.session, names.secure);
+      seeOther(ctx, '/login');
+    } else if (wasCurrent === false) await renderAccount(ctx, principal, 200, { ok: 'The session was ended.' });
+  });
+
+  router.post('/account/api-tokens', async (ctx) => {
+    const principal = await pagePrincipal(ctx, 'operator', false);
+    if (!principal) return;
+    const form = await readForm(ctx);
+    const name = form('name').trim();
+    const role = form('role') as Role;
+    const expiresIn = (form('expiresIn') || '90d') as TokenLifetime;
+    if (!name || name.length > 100 || !roles.includes(role) || !tokenLifetimes.includes(expiresIn))
+      return renderAccount(ctx, principal, 400, { error: 'Give a name (1 to 100 characters), a role and an expiry.' });
+    const created = await createApiToken(deps, principal, { name, role, expiresIn }, ctx.ip);
+    await renderAccount(ctx, principal, 201, { ok: `Token ${created.token.name} created.`, newTokenSecret: created.secret });
+  });
+
+  router.post('/account/api-tokens/:id/revoke', async (ctx) => {
+    const principal = await pagePrincipal(ctx, 'operator', false);
+    if (!principal) return;
+    const done = await attempt(ctx, () => revokeToken(deps, principal, ctx.params.id, ctx.ip).then(() => true), (m, s) => renderAccount(ctx, principal, s, { error: m }));
+    if (done) await renderAccount(ctx, principal, 200, { ok: 'The token was revoked.' });
+  });
+
+  // ---- Team ----
+  async function renderTeam(ctx: Context, principal: Principal, status: number, extra: Partial<TeamView> = {}) {
+    send(ctx, status, teamPage({ nonce: ctx.state.cspNonce, principal, people: await listTeam(deps), requirement: await deps.policy.requirement(), ...extra }));
+  }
+
+  router.get('/team', async (ctx) => {
+    const principal = await pagePrincipal(ctx, 'operator', false);
+    if (principal) await renderTeam(ctx, principal, 200);
+  });
+
+  router.post('/team/people', async (ctx) => {
+    const principal = await pagePrincipal(ctx, 'operator', false);
+    if (!principal) return;
+    const form = await readForm(ctx);
+    const email = form('email').trim();
+    const role = form('role') as Role;
+    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 254 || !roles.includes(role))
+      return renderTeam(ctx, principal, 400, { error: 'Give a valid email and a role.' });
+    const added = await attempt(
+      ctx,
+      () => addPerson(deps, auditActorOf(principal), { email, name: form('name').slice(0, 200) || null, role }, ctx.ip),
+      (m, s) => renderTeam(ctx, principal, s, { error: m }),
+    );
+    if (added) await renderTeam(ctx, principal, 201, { ok: `${added.person.email} was added.`, temporaryPassword: { email: added.person.email, password: added.temporaryPassword } });
+  });
+
+  router.post('/team/people/:id/role', async (ctx) => {
+    const principal = await pagePrincipal(ctx, 'operator', false);
+    if (!principal) return;
+    const role = (await readForm(ctx))('role') as Role;
+    if (!roles.includes(role)) return renderTeam(ctx, principal, 400, { error: 'Choose a role.' });
+    const person = await attempt(ctx, () => updateTeamMember(deps, principal, ctx.params.id, { role }, ctx.ip), (m, s) => renderTeam(ctx, principal, s, { error: m }));
+    if (person) await renderTeam(ctx, principal, 200, { ok: `${person.email} is now ${person.role}.` });
+  });
+
+  router.post('/team/people/:id/enabled', async (ctx) => {
+    const principal = await pagePrincipal(ctx, 'operator', false);
+    if (!principal) return;
+    const enabled = (await readForm(ctx))('enabled') === 'true';
+    const person = await attempt(ctx, () => updateTeamMember(deps, principal, ctx.params.id, { enabled }, ctx.ip), (m, s) => renderTeam(ctx, principal, s, { error: m }));
+    if (person) await renderTeam(ctx, principal, 200, { ok: `${person.email} is ${person.enabled ? 'enabled' : 'disabled'}.` });
+  });
+
+  router.post('/team/people/:id/reset-password', async (ctx) => {
+    const principal = await pagePrincipal(ctx, 'operator', false);
+    if (!principal) return;
+    const id = ctx.params.id;
+    const password = await attempt(ctx, () => resetPassword(deps, principal, id, ctx.ip), (m, s) => renderTeam(ctx, principal, s, { error: m }));
+    if (password) {
+      const email = (await listTeam(deps)).find((p) => p.id === id)?.email ?? id;
+      await renderTeam(ctx, principal, 200, { ok: `${email} was signed out everywhere.`, temporaryPassword: { email, password } });
+    }
+  });
+
+  router.post('/team/people/:id/reset-two-factor', async (ctx) => {
+    const principal = await pagePrincipal(ctx, 'operator', false);
+    if (!principal) return;
+    const done = await attempt(ctx, () => resetTwoFactor(deps, principal, ctx.params.id, ctx.ip).then(() => true), (m, s) => renderTeam(ctx, principal, s, { error: m }));
+    if (done) await renderTeam(ctx, principal, 200, { ok: 'Two-factor was reset.' });
+  });
+
+  router.post('/team/two-factor-requirement', async (ctx) => {
+    const principal = await pagePrincipal(ctx, 'operator', false);
+    if (!principal) return;
+    const value = (await readForm(ctx))('twoFactorRequirement') as TwoFactorRequirement;
+    if (!twoFactorRequirements.includes(value)) return renderTeam(ctx, principal, 400, { error: 'Choose who must use two-factor.' });
+    await setTwoFactorRequirement(deps, principal, value, ctx.ip);
+    await renderTeam(ctx, principal, 200, { ok: 'The two-factor requirement was saved.' });
+  });
+
+  // ---- Audit ----
+  router.get('/audit', async (ctx) => {
+    const principal = await pagePrincipal(ctx, 'operator', false);
+    if (!principal) return;
+    const type = auditTypes.includes(String(ctx.query.type) as AuditType) ? (String(ctx.query.type) as AuditType) : undefined;
+    const beforeRaw = Number(ctx.query.before);
+    const before = Number.isInteger(beforeRaw) && beforeRaw > 0 ? beforeRaw : undefined;
+    const limit = 100;
+    const events = await listAuditEvents(deps.db, { type, before, limit });
+    send(ctx, 200, auditPage({ nonce: ctx.state.cspNonce, principal, events, type: type ?? null, limit }));
+  });
+
+  return router;
+}

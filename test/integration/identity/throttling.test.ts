@@ -1,0 +1,175 @@
+// Failed-sign-in throttling: every row of the spec table, 15-minute windows moved by the test clock.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, WORKSPACE_PASSWORD, type TestService } from '../../support/test-service.js';
+import { totpCode } from '../../../src/auth/totp.js';
+import {
+  CHALLENGE_COOKIE,
+  enrolTwoFactor,
+  login,
+  makePerson,
+  postForm,
+  serverNow,
+  uniqueEmail,
+} from './identity-client.js';
+
+const WINDOW = 15 * 60_000;
+let t: TestService;
+let ipCounter = 0;
+/** A fresh client address per use (TRUST_PROXY=1 takes it from X-Forwarded-For). */
+const newIp = () => `198.51.100.${++ipCounter}`;
+const from = (ip: string) => ({ headers: { 'x-forwarded-for': ip } });
+
+beforeAll(async () => {
+  t = await startTestService({ env: { TRUST_PROXY: '1' } });
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+async function auditActions(type: string): Promise<string[]> {
+  const res = await t.call('GET', `/api/v1/audit-events?type=${type}&limit=500`);
+  return res.body.events.map((e: any) => e.action);
+}
+
+function expect429(res: { status: number; headers: Headers }) {
+  expect(res.status).toBe(429);
+  const retry = Number(res.headers.get('retry-after'));
+  expect(retry).toBeGreaterThan(0);
+  expect(retry).toBeLessThanOrEqual(15 * 60);
+}
+
+describe('sign-in throttling (spec "Failed-sign-in throttling")', () => {
+  it('email and address together: 5 failures, then 429 even for the correct password; the window moves on', async () => {
+    const p = await makePerson(t, 'viewer');
+    const ip = newIp();
+    for (let i = 0; i < 5; i++) {
+      const res = await login(t, p.email, 'wrong-password-123', from(ip));
+      expect(res.status).toBe(401);
+      expect(res.text).toContain('Email and password did not match');
+    }
+    const blocked = await login(t, p.email, p.password, from(ip));
+    expect429(blocked);
+    expect(blocked.cookies.svc_session).toBeUndefined();
+    // Another address is not blocked by this pair.
+    expect((await login(t, p.email, p.password, from(newIp()))).status).toBe(303);
+    await t.advance(WINDOW + 1000);
+    expect((await login(t, p.email, p.password, from(ip))).status).toBe(303);
+    expect(await auditActions('auth')).toContain('auth.sign_in_throttled');
+  });
+
+  it('a successful sign-in clears its email-and-address count', async () => {
+    const p = await makePerson(t, 'viewer');
+    const ip = newIp();
+    for (let i = 0; i < 4; i++) expect((await login(t, p.email, 'wrong-password-123', from(ip))).status).toBe(401);
+    expect((await login(t, p.email, p.password, from(ip))).status).toBe(303);
+    // Five more failures are allowed again before the pair is throttled.
+    for (let i = 0; i < 5; i++) expect((await login(t, p.email, 'wrong-password-123', from(ip))).status).toBe(401);
+    expect429(await login(t, p.email, p.password, from(ip)));
+  });
+
+  it('address: 30 failures from one address (any emails), then 429', async () => {
+    const ip = newIp();
+    for (let i = 0; i < 30; i++) expect((await login(t, uniqueEmail('nobody'), 'wrong-password-123', from(ip))).status).toBe(401);
+    const p = await makePerson(t, 'viewer');
+    expect429(await login(t, p.email, p.password, from(ip)));
+    expect((await login(t, p.email, p.password, from(newIp()))).status).toBe(303);
+    await t.advance(WINDOW + 1000);
+    expect((await login(t, p.email, p.password, from(ip))).status).toBe(303);
+  });
+
+  it('email: 50 failures for one email (any addresses), then 429 from a new address too', async () => {
+    const p = await makePerson(t, 'viewer');
+    for (let i = 0; i < 50; i++) expect((await login(t, p.email, 'wrong-password-123', from(newIp()))).status).toBe(401);
+    expect429(await login(t, p.email, p.password, from(newIp())));
+    await t.advance(WINDOW + 1000);
+    expect((await login(t, p.email, p.password, from(newIp()))).status).toBe(303);
+  });
+
+  it('the workspace password (empty email) counts as the email `workspace`', async () => {
+    const ip = newIp();
+    for (let i = 0; i < 5; i++) expect((await login(t, '', 'not-the-workspace-password', from(ip))).status).toBe(401);
+    expect429(await login(t, '', WORKSPACE_PASSWORD, from(ip)));
+    const failed = await t.call('GET', '/api/v1/audit-events?type=auth&limit=50');
+    expect(failed.body.events.find((e: any) => e.action === 'auth.sign_in_failed')).toMatchObject({
+      detail: { email: 'workspace', reason: 'wrong workspace password' },
+    });
+    await t.advance(WINDOW + 1000);
+    const ok = await login(t, '', WORKSPACE_PASSWORD, from(ip));
+    expect(ok.status).toBe(303);
+  });
+
+  it('person at the code step: 5 wrong codes, then 429 even for the right code', async () => {
+    const p = await makePerson(t, 'approver');
+    const { secret } = await enrolTwoFactor(t, p);
+    const ip = newIp();
+    const step1 = await login(t, p.email, p.password, from(ip));
+    expect(step1.location).toBe('/login/two-factor');
+    const challenge = `${CHALLENGE_COOKIE}=${step1.cookies[CHALLENGE_COOKIE]}`;
+    for (let i = 0; i < 5; i++) expect((await postForm(t, '/login/two-factor', { code: '000000' }, { cookie: challenge, ...from(ip) })).status).toBe(401);
+    const now = await serverNow(t);
+    expect429(await postForm(t, '/login/two-factor', { code: totpCode(secret, Math.floor(now / 1000)) }, { cookie: challenge, ...from(ip) }));
+    const actions = await auditActions('auth');
+    expect(actions).toContain('auth.two_factor_failed');
+    expect(actions).toContain('auth.two_factor_throttled');
+    // After the window (the 10-minute challenge has lapsed too) a fresh sign-in works.
+    await t.advance(WINDOW + 1000);
+    const again = await login(t, p.email, p.password, from(ip));
+    const cookie2 = `${CHALLENGE_COOKIE}=${again.cookies[CHALLENGE_COOKIE]}`;
+    const later = await serverNow(t);
+    const done = await postForm(t, '/login/two-factor', { code: totpCode(secret, Math.floor(later / 1000)) }, { cookie: cookie2, ...from(ip) });
+    expect(done.status).toBe(303);
+  });
+
+  it('person on the Account page: 5 wrong current passwords, then 429 for the right one', async () => {
+    const p = await makePerson(t, 'viewer');
+    await enrolTwoFactor(t, p);
+    for (let i = 0; i < 5; i++) {
+      const res = await postForm(t, '/account/password', { current: 'wrong-password-123', password: 'Another-Good-Password-42' }, { cookie: p.cookie });
+      expect(res.status).toBe(400);
+    }
+    const blocked = await postForm(t, '/account/password', { current: p.password, password: 'Another-Good-Password-42' }, { cookie: p.cookie });
+    expect429(blocked);
+    // Turning off two-factor and new recovery codes share the same count.
+    expect429(await postForm(t, '/account/recovery-codes', { password: p.password }, { cookie: p.cookie }));
+    expect429(await postForm(t, '/account/two-factor/disable', { password: p.password }, { cookie: p.cookie }));
+    await t.advance(WINDOW + 1000);
+    expect((await postForm(t, '/account/password', { current: p.password, password: 'Another-Good-Password-42' }, { cookie: p.cookie })).status).toBe(200);
+  });
+
+  it('workspace-password bearer: 20 wrong guesses from one address, then 429 with Retry-After even for the right one', async () => {
+    const ip = newIp();
+    for (let i = 0; i < 20; i++) {
+      const res = await t.call('GET', '/api/v1/settings', undefined, { token: `guess-${i}`, headers: { 'x-forwarded-for': ip } });
+      expect(res.status).toBe(401);
+    }
+    const blocked = await t.call('GET', '/api/v1/settings', undefined, { token: WORKSPACE_PASSWORD, headers: { 'x-forwarded-for': ip } });
+    expect(blocked.status).toBe(429);
+    expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Other addresses are unaffected.
+    expect((await t.call('GET', '/api/v1/settings', undefined, { headers: { 'x-forwarded-for': newIp() } })).status).toBe(200);
+    const actions = await auditActions('api');
+    expect(actions).toContain('api.bearer_failed');
+    expect(actions).toContain('api.bearer_throttled');
+    const events = await t.call('GET', '/api/v1/audit-events?type=api&limit=500');
+    expect(events.text).not.toContain('guess-1');
+    await t.advance(WINDOW + 1000);
+    expect((await t.call('GET', '/api/v1/settings', undefined, { headers: { 'x-forwarded-for': ip } })).status).toBe(200);
+  });
+});
+
+describe('TRUST_PROXY off (default): X-Forwarded-For cannot dodge the limits', () => {
+  let plain: TestService;
+  beforeAll(async () => {
+    plain = await startTestService();
+  });
+  afterAll(async () => {
+    await plain?.close();
+  });
+
+  it('changing X-Forwarded-For does not make a new address', async () => {
+    const email = uniqueEmail('spoof');
+    await plain.call('POST', '/api/v1/team', { email, role: 'viewer' });
+    for (let i = 0; i < 5; i++) expect((await login(plain, email, 'wrong-password-123', from(`203.0.113.${i}`))).status).toBe(401);
+    expect((await login(plain, email, 'wrong-password-123', from('203.0.113.99'))).status).toBe(429);
+  });
+});

@@ -1,0 +1,37 @@
+// Test helper: a StepContext for pure node tests (no database: tx throws if a node touches it).
+import { ManualClock } from '../../../src/engine/clock.js';
+import type { OrderView, StepContext } from '../../../src/engine/node-type.js';
+
+export function testOrder(overrides: Partial<OrderView> = {}): OrderView {
+  return {
+    id: 'ord_1',
+    model: 'b2c',
+    channel: 'web',
+    currency: 'USD',
+    externalId: 'EXT-9',
+    title: null,
+    customerId: null,
+    subtotal: 10000,
+    tax: 800,
+    total: 10800,
+    input: {},
+    meta: {},
+    ...overrides,
+  };
+}
+
+export function stepContext<P>(params: P, overrides: Partial<StepContext<P>> = {}): StepContext<P> {
+  return {
+    nodeId: 'node',
+    params,
+    attempt: 1,
+    order: testOrder(),
+    vars: {},
+    nodes: {},
+    passes: {},
+    tx: { query: () => Promise.reject(new Error('pure node touched the database')) },
+    clock: new ManualClock(1_000),
+    services: {},
+    ...overrides,
+  };
+}
