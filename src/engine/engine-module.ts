@@ -14,6 +14,8 @@ import { MemoryTimerIndex } from './scheduler/memory-timer-index.js';
 import { RedisTimerIndex } from './scheduler/redis-timer-index.js';
 import type { TimerIndex } from './scheduler/timer-index.js';
 import { earliestDue } from './scheduler/timer-store.js';
+import { OutboxDispatcher } from './outbox/outbox-dispatcher.js';
+import { commerceNodeTypes } from '../nodes/commerce-node-types.js';
 
 /** The engine's parts, shared by every edge (REST, channels, agents, live views). */
 export interface Engine {
@@ -24,6 +26,8 @@ export interface Engine {
   scheduler: Scheduler;
   /** Timer handlers for kinds that do not belong to an order run (webhook retries, jobs). */
   timerHandlers: Map<string, (timerId: string) => Promise<void>>;
+  /** Fans committed order events out to sinks (webhooks, A2A push). */
+  outbox: OutboxDispatcher;
 }
 
 export interface EngineOptions {
@@ -35,7 +39,7 @@ export interface EngineOptions {
 }
 
 export async function createEngine(ctx: ServiceContext, options: EngineOptions = {}): Promise<{ engine: Engine; hooks: ModuleHooks }> {
-  const catalogue = createCatalogue([...genericNodeTypes, ...(options.nodeTypes ?? [])]);
+  const catalogue = createCatalogue([...genericNodeTypes, ...commerceNodeTypes, ...(options.nodeTypes ?? [])]);
   const flows = new FlowStore(catalogue);
   const registry = new FlowRegistry(flows, catalogue);
   const timerHandlers = new Map<string, (timerId: string) => Promise<void>>();
@@ -52,12 +56,14 @@ export async function createEngine(ctx: ServiceContext, options: EngineOptions =
   } else index = new MemoryTimerIndex();
 
   let scheduler: Scheduler;
+  const outbox = new OutboxDispatcher({ db: ctx.db, clock: ctx.clock, onError: (err) => ctx.logger.error({ err }, 'outbox dispatch failed') });
   const runtime = new OrderRuntime({
     db: ctx.db,
     clock: ctx.clock,
     flows: registry,
     services: options.services,
     onTimers: (timers) => void scheduler.notify(timers.map((t) => ({ id: t.id, dueAt: t.dueAt }))).catch(() => undefined),
+    onOutbox: () => outbox.wake(),
   });
 
   /** Routes a due timer to its handler by kind; order timers go to the runtime. */
@@ -79,20 +85,28 @@ export async function createEngine(ctx: ServiceContext, options: EngineOptions =
       return timer ? { key: timer.id, at: timer.dueAt, run: () => fire(timer.id) } : null;
     },
   });
-  ctx.testClock?.onAdvanced(async () => void (await scheduler.sweep()));
+  // After the test clock moved: re-index what entered the horizon, and hand out events before the call returns.
+  ctx.testClock?.onAdvanced(async () => {
+    await scheduler.sweep();
+    await outbox.drain();
+  });
 
   if (options.builtinFlows !== false) {
     const published = await publishBuiltinFlows(ctx.db, flows, ctx.clock.now());
     if (published.length) ctx.logger.info({ flows: published }, 'built-in flows published');
   }
 
-  const engine: Engine = { catalogue, flows, registry, runtime, scheduler, timerHandlers };
+  const engine: Engine = { catalogue, flows, registry, runtime, scheduler, timerHandlers, outbox };
   return {
     engine,
     hooks: {
-      start: () => scheduler.start(),
+      start: async () => {
+        await scheduler.start();
+        outbox.start();
+      },
       stop: async () => {
         await scheduler.stop();
+        await outbox.stop();
         await index.close();
       },
     },
