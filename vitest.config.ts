@@ -18,6 +18,8 @@ export default defineConfig({
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
           globalSetup: ['test/support/global-setup.ts'],
+          // Lets memory tests measure the heap after a real collection.
+          execArgv: ['--expose-gc'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },

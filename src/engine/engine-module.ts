@@ -16,6 +16,7 @@ import type { TimerIndex } from './scheduler/timer-index.js';
 import { earliestDue } from './scheduler/timer-store.js';
 import { OutboxDispatcher } from './outbox/outbox-dispatcher.js';
 import { commerceNodeTypes } from '../nodes/commerce-node-types.js';
+import { bridgeChangesToRedis } from './runtime/change-feed.js';
 
 /** The engine's parts, shared by every edge (REST, channels, agents, live views). */
 export interface Engine {
@@ -45,9 +46,9 @@ export async function createEngine(ctx: ServiceContext, options: EngineOptions =
   const timerHandlers = new Map<string, (timerId: string) => Promise<void>>();
 
   let index: TimerIndex;
+  // One key prefix per database, shared by every node on it, so services on other databases never collide.
+  const prefix = await initSetting(ctx.db, 'redis_key_prefix', `oo:${randomBytes(6).toString('hex')}:`, ctx.clock.now());
   if (ctx.config.env.REDIS_URL) {
-    // One key prefix per database, shared by every node on it, so services on other databases never collide.
-    const prefix = await initSetting(ctx.db, 'redis_key_prefix', `oo:${randomBytes(6).toString('hex')}:`, ctx.clock.now());
     index = await RedisTimerIndex.open({
       url: ctx.config.env.REDIS_URL,
       keyPrefix: prefix,
@@ -96,18 +97,26 @@ export async function createEngine(ctx: ServiceContext, options: EngineOptions =
     if (published.length) ctx.logger.info({ flows: published }, 'built-in flows published');
   }
 
+  let unbridge: (() => Promise<void>) | null = null;
+  let recovery: NodeJS.Timeout | null = null;
   const engine: Engine = { catalogue, flows, registry, runtime, scheduler, timerHandlers, outbox };
   return {
     engine,
     hooks: {
       start: async () => {
+        if (ctx.redis) unbridge = await bridgeChangesToRedis(runtime.changes, ctx.redis, prefix);
         await scheduler.start();
         outbox.start();
+        await runtime.recoverUnstarted().catch((err) => ctx.logger.error({ err }, 'recovering unstarted orders failed'));
+        recovery = setInterval(() => void runtime.recoverUnstarted().catch(() => undefined), 60_000);
+        recovery.unref();
       },
       stop: async () => {
+        if (recovery) clearInterval(recovery);
         await scheduler.stop();
         await outbox.stop();
         await index.close();
+        await unbridge?.();
       },
     },
   };

@@ -1,9 +1,11 @@
 // The engine as a service module: builds it with the catalogue's node types and puts it on the context.
 import type { ServiceModule } from '../app/service-module.js';
 import { createEngine } from './engine-module.js';
+import { runtimeStatsRoutes } from '../http/routes/runtime-stats-routes.js';
 
 export const engineModule: ServiceModule = async (ctx) => {
   const { engine, hooks } = await createEngine(ctx, ctx.startOptions.engine);
   ctx.engine = engine;
+  ctx.routes.push(...runtimeStatsRoutes(engine));
   return hooks;
 };

@@ -138,3 +138,6 @@ CREATE TABLE outbox (
   created_at    bigint NOT NULL
 );
 CREATE INDEX outbox_pending_idx ON outbox (created_at, id) WHERE dispatched_at IS NULL;
+
+-- Recorded but not yet started orders (recovered at start and every minute).
+CREATE INDEX orders_unstarted_idx ON orders (created_at) WHERE NOT started;

@@ -51,6 +51,19 @@ export class OrderRuntime {
   }
 
   /**
+   * Starts orders that were recorded but never started (the process died between the insert
+   * and the first slice, and no client retried). Returns how many it started.
+   */
+  async recoverUnstarted(olderThanMs = 30_000): Promise<number> {
+    const { rows } = await this.deps.db.query<{ id: string }>(
+      'SELECT id FROM orders WHERE NOT started AND created_at <= $1 ORDER BY created_at LIMIT 500',
+      [this.deps.clock.now() - olderThanMs],
+    );
+    for (const r of rows) await this.start(r.id);
+    return rows.length;
+  }
+
+  /**
    * Runs `fn` over the locked order inside one transaction and commits once. `fn` returns
    * the slice it drove (or null when it changed nothing) and a result for the caller.
    */
@@ -70,7 +83,10 @@ export class OrderRuntime {
       if (done) {
         if (done.timers.length) this.deps.onTimers?.(done.timers);
         if (outboxIds.length) this.deps.onOutbox?.(outboxIds);
-        this.changes.emit('change', { orderId, status: done.order.status, at: this.deps.clock.now() } satisfies OrderChange);
+        const change: OrderChange = { orderId, status: done.order.status, at: this.deps.clock.now() };
+        // 'change' is every change any node made (live views listen); 'local' only this node's (bridged to Redis).
+        this.changes.emit('change', change);
+        this.changes.emit('local', change);
       }
       return result;
     });
