@@ -89,7 +89,8 @@ describe('Account page API tokens (operator)', () => {
   it('tokens expiring within 14 days are highlighted', async () => {
     await postForm(t, '/account/api-tokens', { name: 'soon', role: 'viewer', expiresIn: '30d' }, { cookie: op.cookie });
     await t.advance(17 * 86_400_000);
-    const page = await getPage(t, '/account', op.cookie);
+    // The old session idled out over those days: sign in again.
+    const page = await getPage(t, '/account', await sessionCookie(t, op.email, op.password));
     expect(page.text).toMatch(/class="soon"[^>]*>[^<]*\(soon\)/);
   });
 
