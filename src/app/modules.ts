@@ -3,5 +3,7 @@
 import type { ServiceModule } from './service-module.js';
 import { engineModule } from '../engine/engine-service-module.js';
 import { identityModule } from './identity-module.js';
+import { ordersModule } from './orders-module.js';
+import { commerceModule } from './commerce-module.js';
 
-export const serviceModules: ServiceModule[] = [engineModule, identityModule];
+export const serviceModules: ServiceModule[] = [engineModule, identityModule, ordersModule, commerceModule];

@@ -1,5 +1,6 @@
 // Runs the real service as a child process exactly as README says (`npm start`), for start-path tests.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -50,11 +51,33 @@ export function startChild(env: Record<string, string | undefined>, timeoutMs = 
     output: () => out,
     ready,
     exited,
-    servicePid: () => {
-      const m = /"pid":(\d+)/.exec(out);
-      return m ? Number(m[1]) : null;
-    },
+    servicePid: () => (proc.pid ? deepestServiceProcess(proc.pid) : null),
   };
+}
+
+function childrenOf(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** The node process that runs src/main.ts under npm -> sh -> tsx (the deepest one, not tsx's launcher). */
+function deepestServiceProcess(root: number): number | null {
+  let found: number | null = null;
+  const walk = (pid: number) => {
+    let cmd = '';
+    try {
+      cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    } catch {
+      return;
+    }
+    if (cmd.includes('src/main.ts')) found = pid;
+    for (const c of childrenOf(pid)) walk(c);
+  };
+  walk(root);
+  return found;
 }
 
 /** Kills the whole process group (npm, sh, node) with a signal; ignores a group already gone. */

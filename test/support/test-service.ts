@@ -39,10 +39,12 @@ export interface TestServiceOptions {
   /** Use the Redis from TEST_REDIS_URL when it is set (behaviour suites run on it in CI). */
   redis?: boolean;
   start?: StartOptions;
+  /** Run on this database and leave it in place on close (tests that hand it to a child process). */
+  database?: TestDatabase;
 }
 
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
-  const database = await createTestDatabase();
+  const database = options.database ?? (await createTestDatabase());
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'oo-test-data-'));
   const env: Record<string, string | undefined> = {
     PORT: '0',
@@ -93,7 +95,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     },
     close: async () => {
       await service.close();
-      await database.drop();
+      if (!options.database) await database.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -1,0 +1,38 @@
+// Request schemas of the order commands (events, approvals, cancel), shared by REST and the live connection.
+import { z } from 'zod';
+
+/** Spec "Limits". */
+export const COMMAND_LIMITS = {
+  event: 100,
+  /** Bytes of the payload serialised as JSON. */
+  payloadBytes: 32 * 1024,
+  by: 200,
+  note: 2000,
+  reason: 500,
+} as const;
+
+/** A business event payload: a JSON object up to 32 KiB (the wait adds `event` and `at` to it). */
+export const eventPayloadSchema = z
+  .record(z.string(), z.unknown())
+  .refine((p) => Buffer.byteLength(JSON.stringify(p), 'utf8') <= COMMAND_LIMITS.payloadBytes, {
+    message: `must be at most ${COMMAND_LIMITS.payloadBytes} bytes of JSON (32 KiB)`,
+  });
+
+export const eventBodySchema = z.strictObject({
+  event: z.string().min(1).max(COMMAND_LIMITS.event),
+  payload: eventPayloadSchema.optional(),
+});
+
+export const approvalBodySchema = z.strictObject({
+  decision: z.enum(['approved', 'rejected']),
+  /** Only the workspace password may name who decided; people and tokens decide as themselves. */
+  by: z.string().min(1).max(COMMAND_LIMITS.by).optional(),
+  note: z.string().max(COMMAND_LIMITS.note).optional(),
+});
+
+export const cancelBodySchema = z.strictObject({
+  reason: z.string().min(1).max(COMMAND_LIMITS.reason).optional(),
+});
+
+/** The default cancel reason on the REST route: says where the cancel came from. */
+export const API_CANCEL_REASON = 'Cancelled via the API';

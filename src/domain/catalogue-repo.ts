@@ -1,0 +1,54 @@
+// Catalogue reads for the commerce steps: products (USD prices, seller, digital flag), sellers, locations.
+import type { Queryable } from '../db/db.js';
+import type { SellerSettings } from './seller-settings.js';
+
+export interface ProductRow {
+  sku: string;
+  name: string;
+  /** Catalogue price in USD cents. */
+  priceMinor: number;
+  sellerId: string | null;
+  reorderPoint: number;
+  reorderQty: number | null;
+  digital: boolean;
+}
+
+export interface LocationRow {
+  id: string;
+  name: string;
+  kind: 'warehouse' | 'store';
+  latitude: number;
+  longitude: number;
+}
+
+export async function productsBySku(q: Queryable, skus: readonly string[]): Promise<Map<string, ProductRow>> {
+  if (skus.length === 0) return new Map();
+  const { rows } = await q.query('SELECT * FROM products WHERE sku = ANY($1::text[])', [[...new Set(skus)]]);
+  return new Map(
+    rows.map((r) => [
+      r.sku,
+      {
+        sku: r.sku,
+        name: r.name,
+        priceMinor: Number(r.price_minor),
+        sellerId: r.seller_id,
+        reorderPoint: r.reorder_point,
+        reorderQty: r.reorder_qty,
+        digital: r.digital,
+      },
+    ]),
+  );
+}
+
+export async function sellersById(q: Queryable, ids: readonly string[]): Promise<Map<string, SellerSettings & { name: string }>> {
+  if (ids.length === 0) return new Map();
+  const { rows } = await q.query('SELECT * FROM sellers WHERE id = ANY($1::text[])', [[...new Set(ids)]]);
+  return new Map(
+    rows.map((r) => [r.id, { id: r.id, name: r.name, commission: Number(r.commission), autoAccept: r.auto_accept, active: r.active }]),
+  );
+}
+
+export async function locationsById(q: Queryable): Promise<Map<string, LocationRow>> {
+  const { rows } = await q.query('SELECT id, name, kind, latitude, longitude FROM locations ORDER BY id');
+  return new Map(rows.map((r) => [r.id, { id: r.id, name: r.name, kind: r.kind, latitude: Number(r.latitude), longitude: Number(r.longitude) }]));
+}

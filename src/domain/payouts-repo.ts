@@ -1,0 +1,74 @@
+// Payouts in PostgreSQL: scheduled per accepted third-party seller; reversed on undo unless already paid.
+import type { Queryable } from '../db/db.js';
+import { newCommerceId } from './commerce-ids.js';
+import type { PayoutAmounts } from './payout-math.js';
+
+export type PayoutStatus = 'scheduled' | 'reversed' | 'paid';
+
+export interface PayoutRow extends PayoutAmounts {
+  id: string;
+  orderId: string;
+  sellerOrderId: string;
+  commissionRate: number;
+  currency: string;
+  status: PayoutStatus;
+  scheduledAt: number;
+  paidAt: number | null;
+  reversedAt: number | null;
+}
+
+function toRow(r: any): PayoutRow {
+  return {
+    id: r.id,
+    orderId: r.order_id,
+    sellerId: r.seller_id,
+    sellerOrderId: r.seller_order_id,
+    gross: Number(r.gross_minor),
+    refunded: Number(r.refunded_minor),
+    commission: Number(r.commission_minor),
+    net: Number(r.net_minor),
+    commissionRate: Number(r.commission_rate),
+    currency: r.currency,
+    status: r.status,
+    scheduledAt: Number(r.scheduled_at),
+    paidAt: r.paid_at === null ? null : Number(r.paid_at),
+    reversedAt: r.reversed_at === null ? null : Number(r.reversed_at),
+  };
+}
+
+/** Schedules one payout; an existing payout for the order and seller is kept as it is (retry-safe). */
+export async function schedulePayout(
+  q: Queryable,
+  p: PayoutAmounts & { orderId: string; sellerOrderId: string; commissionRate: number; currency: string },
+  now: number,
+): Promise<PayoutRow> {
+  await q.query(
+    `INSERT INTO payouts (id, order_id, seller_id, seller_order_id, gross_minor, refunded_minor, commission_rate, commission_minor,
+                          net_minor, currency, status, scheduled_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'scheduled', $11)
+     ON CONFLICT ON CONSTRAINT payouts_one_per_seller DO NOTHING`,
+    [newCommerceId('po'), p.orderId, p.sellerId, p.sellerOrderId, p.gross, p.refunded, p.commissionRate, p.commission, p.net, p.currency, now],
+  );
+  const { rows } = await q.query('SELECT * FROM payouts WHERE order_id = $1 AND seller_id = $2', [p.orderId, p.sellerId]);
+  return toRow(rows[0]);
+}
+
+/** Rollback or cancel: scheduled payouts become reversed; a paid payout is left alone. */
+export async function reverseScheduledPayouts(q: Queryable, orderId: string, now: number): Promise<string[]> {
+  const { rows } = await q.query(
+    `UPDATE payouts SET status = 'reversed', reversed_at = $2 WHERE order_id = $1 AND status = 'scheduled' RETURNING seller_id`,
+    [orderId, now],
+  );
+  return rows.map((r) => r.seller_id);
+}
+
+export async function payoutsOf(q: Queryable, orderId: string): Promise<PayoutRow[]> {
+  const { rows } = await q.query('SELECT * FROM payouts WHERE order_id = $1 ORDER BY scheduled_at, seller_id', [orderId]);
+  return rows.map(toRow);
+}
+
+/** Succeeded refunds of the order so far, in minor units (the payout formula's "refunds so far"). */
+export async function succeededRefundsMinor(q: Queryable, orderId: string): Promise<number> {
+  const { rows } = await q.query(`SELECT coalesce(sum(amount_minor), 0) AS total FROM refunds WHERE order_id = $1 AND status = 'succeeded'`, [orderId]);
+  return Number(rows[0].total);
+}

@@ -1,0 +1,25 @@
+// Reads the administrator's workspace settings the commerce steps need (rates, tax, return window, fraud threshold).
+import type { Queryable } from '../db/db.js';
+import type { ExchangeRates } from './fx.js';
+
+export interface CommerceSettings {
+  exchangeRates: ExchangeRates;
+  /** A fraction: 0.08 means 8%. */
+  taxRate: number;
+  returnWindowDays: number;
+  /** A fraud score above this goes to review. */
+  fraudThreshold: number;
+}
+
+/** The workspace row (applied from the workspace file at every start); a missing row is a setup bug. */
+export async function readCommerceSettings(q: Queryable): Promise<CommerceSettings> {
+  const { rows } = await q.query('SELECT exchange_rates, tax_rate, return_window_days, fraud_threshold FROM workspace WHERE id = 1');
+  const row = rows[0];
+  if (!row) throw new Error('The workspace settings are missing (the workspace file was not applied)');
+  return {
+    exchangeRates: row.exchange_rates,
+    taxRate: Number(row.tax_rate),
+    returnWindowDays: Number(row.return_window_days),
+    fraudThreshold: Number(row.fraud_threshold),
+  };
+}

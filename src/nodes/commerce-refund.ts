@@ -1,0 +1,71 @@
+// Node type `commerce.refund`: gives money back on the order's charges (all that is left, or a given amount).
+import { z } from 'zod';
+import type { NodeTypeDef, StepResult } from '../engine/node-type.js';
+import { readPath } from '../engine/template.js';
+import { TerminalError } from '../domain/errors.js';
+import { toMinor } from '../domain/money.js';
+import { FALLIBLE_STEP, money, moneyText, paymentsPort, simulateOf } from './commerce-support.js';
+
+export const refundParams = z
+  .strictObject({
+    /** A fixed amount in the order currency (decimal, e.g. 12.5). */
+    amount: z.number().positive().max(1_000_000_000).optional(),
+    /** Where to read the amount at run time, e.g. `vars.return_requested.amount`. */
+    amountFrom: z.string().regex(/^vars(\.[A-Za-z0-9_-]+)+$/, 'Expected a path like "vars.return_requested.amount"').optional(),
+    reason: z.string().min(1).max(500).optional(),
+  })
+  .refine((p) => !(p.amount !== undefined && p.amountFrom !== undefined), { message: 'Give amount or amountFrom, not both' });
+
+export type RefundParams = z.infer<typeof refundParams>;
+
+export const commerceRefund: NodeTypeDef<RefundParams> = {
+  type: 'commerce.refund',
+  kind: 'step',
+  label: 'Refund',
+  description:
+    'Refunds `amount` (or the number at `amountFrom`, or by default everything captured or charged and not yet refunded), ' +
+    'capped at what is left, against the order\'s latest charges first. `refund_error` makes the gateway fail (retried, ' +
+    'then the failed branch or rollback). A refund is not undone.',
+  params: refundParams,
+  ...FALLIBLE_STEP,
+  outputs: '{ refunds: [{ refundId, chargeId, amount }], amount, currency }',
+  async run(ctx): Promise<StepResult> {
+    const { order, params } = ctx;
+    const { rows } = await ctx.tx.query(
+      `SELECT c.id, c.amount_minor - coalesce((SELECT sum(r.amount_minor) FROM refunds r WHERE r.charge_id = c.id AND r.status = 'succeeded'), 0) AS open_minor
+         FROM payment_charges c WHERE c.order_id = $1 ORDER BY c.created_at DESC, c.id DESC`,
+      [order.id],
+    );
+    const open = rows.map((r) => ({ id: r.id as string, open: Number(r.open_minor) })).filter((c) => c.open > 0);
+    const refundable = open.reduce((n, c) => n + c.open, 0);
+    let wanted = refundable;
+    if (params.amount !== undefined) wanted = toMinor(params.amount, order.currency);
+    if (params.amountFrom !== undefined) {
+      const value = readPath({ vars: ctx.vars }, params.amountFrom);
+      if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0)
+        throw new TerminalError(`${params.amountFrom} does not hold a positive amount`);
+      wanted = toMinor(value, order.currency);
+    }
+    const amount = Math.min(wanted, refundable);
+    if (amount <= 0) return { branch: 'ok', output: { refunds: [], amount: 0, currency: order.currency }, summary: 'Nothing to refund' };
+    const refunds: { refundId: string; chargeId: string; amount: number }[] = [];
+    let left = amount;
+    for (const charge of open) {
+      if (left === 0) break;
+      const part = Math.min(left, charge.open);
+      const { refundId } = await paymentsPort(ctx.services).refund(
+        ctx.tx,
+        { orderId: order.id, nodeId: ctx.nodeId, chargeId: charge.id, amountMinor: part, currency: order.currency, reason: params.reason ?? null, simulate: simulateOf(order) },
+        ctx.clock.now(),
+      );
+      refunds.push({ refundId, chargeId: charge.id, amount: money(part, order.currency) });
+      left -= part;
+    }
+    return {
+      branch: 'ok',
+      output: { refunds, amount: money(amount, order.currency), currency: order.currency },
+      summary: `Refunded ${moneyText(amount, order.currency)}`,
+      emit: { event: 'order.refunded' },
+    };
+  },
+};

@@ -1,0 +1,36 @@
+// Messages of the live connection /agents/order-agent/:id (contract section 8).
+import { z } from 'zod';
+import { COMMAND_LIMITS, eventPayloadSchema } from '../app/orders/command-schemas.js';
+import type { Role } from '../auth/roles.js';
+
+const requestId = z.string().max(100).optional();
+
+/** `{ type: "action", action, … }`: the page's buttons. The actor always comes from the session, never from here. */
+export const liveActionSchema = z.discriminatedUnion('action', [
+  z.strictObject({ type: z.literal('action'), action: z.literal('approve'), nodeId: z.string().min(1).max(100), note: z.string().max(COMMAND_LIMITS.note).optional(), requestId }),
+  z.strictObject({ type: z.literal('action'), action: z.literal('reject'), nodeId: z.string().min(1).max(100), note: z.string().max(COMMAND_LIMITS.note).optional(), requestId }),
+  z.strictObject({
+    type: z.literal('action'),
+    action: z.literal('deliver_event'),
+    event: z.string().min(1).max(COMMAND_LIMITS.event),
+    payload: eventPayloadSchema.optional(),
+    requestId,
+  }),
+  z.strictObject({ type: z.literal('action'), action: z.literal('cancel'), reason: z.string().min(1).max(COMMAND_LIMITS.reason).optional(), requestId }),
+]);
+
+export type LiveAction = z.infer<typeof liveActionSchema>;
+
+/** The role each action needs (spec "Roles"). */
+export const ACTION_ROLE: Record<LiveAction['action'], Role> = {
+  approve: 'approver',
+  reject: 'approver',
+  deliver_event: 'operator',
+  cancel: 'operator',
+};
+
+/** Server -> client messages. */
+export type LiveServerMessage =
+  | { type: 'state'; state: unknown }
+  | { type: 'result'; requestId?: string; action: LiveAction['action']; result: unknown }
+  | { type: 'error'; requestId?: string; status: number; error: string; issues?: { path: string; message: string }[] };
