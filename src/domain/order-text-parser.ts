@@ -40,8 +40,9 @@ function toQty(text: string): number | null {
 }
 
 function toPrice(text: string | undefined): number | undefined {
-  if (text === undefined) return undefined;
-  const n = Number(text.replace(/[$€£¥\s]/g, '').replace(/,/g, ''));
+  const cleaned = text?.replace(/[$€£¥\s]/g, '').replace(/,/g, '');
+  if (!cleaned) return undefined;
+  const n = Number(cleaned);
   return Number.isFinite(n) && n >= 0 ? n : undefined;
 }
 

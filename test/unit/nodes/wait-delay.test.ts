@@ -23,3 +23,20 @@ describe('wait.delay', () => {
     expect(() => waitDelay.resolveWait!({ duration: '1h' }, { kind: 'event', event: 'x', payload: {}, at: 7 })).toThrow();
   });
 });
+
+describe('wait.delay durationFrom', () => {
+  it('reads a duration string or milliseconds from a run variable; `duration` is the fallback', () => {
+    const params = waitDelay.params.parse({ duration: '30d', durationFrom: 'vars.period' });
+    expect(waitDelay.wait!(stepContext(params, { vars: { period: '7d' } })).timeoutMs).toBe(7 * 86_400_000);
+    expect(waitDelay.wait!(stepContext(params, { vars: { period: 90_000 } }))).toMatchObject({ timeoutMs: 90_000, title: 'Waiting 90s' });
+    expect(waitDelay.wait!(stepContext(params, { vars: {} })).timeoutMs).toBe(30 * 86_400_000);
+    expect(waitDelay.wait!(stepContext(params, { vars: { period: 'soon' } })).timeoutMs).toBe(30 * 86_400_000);
+    expect(waitDelay.wait!(stepContext(params, { vars: { period: -5 } })).timeoutMs).toBe(30 * 86_400_000);
+  });
+
+  it('only vars paths are accepted; a variable cannot park a run for more than a year', () => {
+    expect(waitDelay.params.safeParse({ duration: '1d', durationFrom: 'order.total' }).success).toBe(false);
+    const params = waitDelay.params.parse({ duration: '1d', durationFrom: 'vars.x' });
+    expect(waitDelay.wait!(stepContext(params, { vars: { x: 10 * 366 * 86_400_000 } })).timeoutMs).toBe(366 * 86_400_000);
+  });
+});
