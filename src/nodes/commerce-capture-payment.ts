@@ -66,5 +66,5 @@ export const commerceCapturePayment: NodeTypeDef<NoParams> = {
   },
   compensate: (ctx) => refundChargesOfNode(ctx, 'Order rolled back'),
   // A cancel does not refund captured money.
-  cancel: async () => undefined,
+  cancel: null,
 };

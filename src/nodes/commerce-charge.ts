@@ -37,5 +37,5 @@ export const commerceCharge: NodeTypeDef<ChargeParams> = {
   },
   compensate: (ctx) => refundChargesOfNode(ctx, 'Order rolled back'),
   // A cancel does not refund charged money.
-  cancel: async () => undefined,
+  cancel: null,
 };

@@ -337,7 +337,8 @@ export class RunSlice {
     for (const rec of done) {
       const compiled = this.flow.nodes.get(rec.nodeId);
       if (!compiled) continue;
-      const undo = mode === 'cancel' ? compiled.def.cancel ?? compiled.def.compensate : compiled.def.compensate;
+      const undo =
+        mode === 'cancel' ? (compiled.def.cancel === null ? undefined : compiled.def.cancel ?? compiled.def.compensate) : compiled.def.compensate;
       if (!undo) continue;
       ran = true;
       await this.tx.query('SAVEPOINT undo');

@@ -4,6 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCommerceHarness, DAY, type CommerceHarness } from './commerce-harness.js';
 import { INVALID_ANSWER_MESSAGE } from '../../../src/domain/seller-accept.js';
+import { orderView, readOrder } from '../../../src/engine/runtime/order-row.js';
+import { commerceSplitBySeller } from '../../../src/nodes/commerce-split-by-seller.js';
 
 let h: CommerceHarness;
 beforeAll(async () => {
@@ -251,6 +253,21 @@ describe('split failures', () => {
     const s = await h.state(id);
     expect(s.status).toBe('failed');
     expect(s.reason).toBe('Unknown seller seller_ghost');
+  });
+
+  it('running the split again changes nothing (one seller order per order and seller)', async () => {
+    const id = await h.order(FLOW, [ACME, BOLT]);
+    await answer(id, 'seller_acme', 'accepted');
+    const db = h.t.service.ctx.db;
+    const result = await db.tx(async (tx) => {
+      const order = orderView((await readOrder(tx, id))!);
+      return commerceSplitBySeller.run!({
+        nodeId: 'split', params: {}, attempt: 2, order, vars: {}, nodes: {}, passes: {}, tx, clock: h.t.service.ctx.clock, services: {},
+      });
+    });
+    expect(result).toMatchObject({ branch: 'awaiting', vars: { sellers: ['seller_acme', 'seller_bolt'], pendingSellers: ['seller_bolt'] } });
+    expect(await h.rows('SELECT count(*)::int AS n FROM seller_orders WHERE order_id = $1', [id])).toEqual([{ n: 2 }]);
+    expect(await h.sellerOrders(id)).toMatchObject({ seller_acme: { status: 'accepted' }, seller_bolt: { status: 'pending' } });
   });
 
   it('a line sellerId wins over the product seller', async () => {

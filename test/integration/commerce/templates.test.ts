@@ -2,6 +2,8 @@
 // (issue "The other templates"; spec "Outbound events", "Cancel (what gets undone)").
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCommerceHarness, DAY, type CommerceHarness } from './commerce-harness.js';
+import { insertOrder, newOrderId } from '../../../src/engine/runtime/new-order.js';
+import { storeOrderDocument } from '../../../src/app/orders/order-documents.js';
 
 let h: CommerceHarness;
 beforeAll(async () => {
@@ -127,6 +129,23 @@ describe('tpl-b2b-order (b2b)', () => {
     expect(await h.outbox(id)).toEqual(expect.arrayContaining(['order.shipped', 'order.invoiced', 'order.completed']));
   });
 
+  it('reads the inbound document that order creation stored (order_documents), not only input.documentText', async () => {
+    const db = h.t.service.ctx.db;
+    const id = newOrderId();
+    const now = h.t.service.ctx.clock.now();
+    await insertOrder(db, {
+      id, flowId: 'tpl-b2b-order', flowVersion: await h.version('tpl-b2b-order'), model: 'b2b', channel: 'email', externalId: null, title: 'Emailed PO',
+      customerId: 'cust_corp', contactEmail: null, currency: 'EUR', fxRate: 0.92, subtotalMinor: 0, taxMinor: 0, totalMinor: 0,
+      input: { model: 'b2b', channel: 'email' }, meta: {}, vars: {}, lines: [],
+    }, now);
+    await storeOrderDocument(db, { orderId: id, kind: 'inbound', name: 'inbound.txt', contentType: 'text/plain', body: 'Please send 4 x MUG-1. Thanks!' }, now);
+    await h.engine.runtime.start(id);
+    const s = await h.state(id);
+    expect(s.nodes.extract.output.lines).toEqual([{ sku: 'MUG-1', qty: 4, unitPrice: null, name: null }]);
+    expect(s.order.total).toBe(46); // 12.50 USD = 11.50 EUR at 0.92, x 4
+    expect(s.status).toBe('completed');
+  });
+
   it('above $5,000 needs sales approval; a rejection declines the order', async () => {
     const id = await h.order('tpl-b2b-order', [{ sku: 'CHAIR-ERG', qty: 20 }], b2b('cust_corp'));
     let s = await h.state(id);
@@ -142,7 +161,8 @@ describe('tpl-b2b-order (b2b)', () => {
     const s = await h.state(id);
     expect(s.status).toBe('declined');
     expect(s.reason).toBe('Credit limit exceeded');
-    expect(s.nodes.credit.output.reason).toMatch(/^Credit limit of \$25000\.00 exceeded: open \$230\.00 \+ this order \$27000\.00$/);
+    // Open: the earlier tests' invoices, 230.00 USD and 46.00 EUR (50.00 USD at 0.92).
+    expect(s.nodes.credit.output.reason).toBe('Credit limit of $25000.00 exceeded: open $280.00 + this order $27000.00');
   });
 
   it('cancel after invoicing reverses the open invoice (spec "Cancel": on-account invoice charges)', async () => {

@@ -8,7 +8,7 @@ interface Fixture {
   vectors: { time: number; T_hex: string; totp: string; mode: 'SHA1' | 'SHA256' | 'SHA512' }[];
 }
 const fixture: Fixture = JSON.parse(
-  readFileSync(new URL('../../../../shared/fixtures/totp/rfc6238_appendix_b.json', import.meta.url), 'utf8'),
+  readFileSync(new URL('../../fixtures/totp/rfc6238_appendix_b.json', import.meta.url), 'utf8'),
 );
 
 describe('TOTP (spec "Two-factor sign-in": RFC 6238, HMAC-SHA1, 30 s, 6 digits)', () => {

@@ -1,8 +1,8 @@
-// Reads the shared channel fixtures (../shared/fixtures beside the repository) and builds synthetic X12.
+// Reads the channel fixtures (test/fixtures, copied from ../shared/fixtures) and builds synthetic X12.
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const FIXTURES = fileURLToPath(new URL('../../../../shared/fixtures/', import.meta.url));
+const FIXTURES = fileURLToPath(new URL('../../fixtures/', import.meta.url));
 export const X12_DIR = `${FIXTURES}x12-850/`;
 export const PLATFORM_DIR = `${FIXTURES}shopify-orders-create/`;
 

@@ -52,6 +52,15 @@ describe('parseOrderText', () => {
     ]);
   });
 
+  it('inside sentences only with an explicit multiplier', () => {
+    expect(parseOrderText('Hi! Please send 4 x MUG-1 @ 12.00 and 2 pcs TEE-BLK-M. Also LAMP-OAK x 3 if you can.', KNOWN).lines).toEqual([
+      { sku: 'MUG-1', qty: 4, unitPrice: 12 },
+      { sku: 'TEE-BLK-M', qty: 2 },
+      { sku: 'LAMP-OAK', qty: 3 },
+    ]);
+    expect(parseOrderText('We need 2 of them by Friday, 10 Downing Street.', KNOWN).lines).toEqual([]);
+  });
+
   it('prose, addresses and dates are not lines', () => {
     const text = 'Deliver 2 x the usual to 10 Downing Street by 2025 12 March.\n221B Baker Street\nCall 555 1234';
     expect(parseOrderText(text, KNOWN).lines).toEqual([]);
