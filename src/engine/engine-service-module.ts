@@ -2,10 +2,11 @@
 import type { ServiceModule } from '../app/service-module.js';
 import { createEngine } from './engine-module.js';
 import { runtimeStatsRoutes } from '../http/routes/runtime-stats-routes.js';
+import { nodeTypeRoutes } from '../http/routes/node-type-routes.js';
 
 export const engineModule: ServiceModule = async (ctx) => {
   const { engine, hooks } = await createEngine(ctx, ctx.startOptions.engine);
   ctx.engine = engine;
-  ctx.routes.push(...runtimeStatsRoutes(engine));
+  ctx.routes.push(...runtimeStatsRoutes(engine), ...nodeTypeRoutes(engine.catalogue));
   return hooks;
 };
