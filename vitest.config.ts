@@ -24,6 +24,20 @@ export default defineConfig({
           hookTimeout: 120_000,
         },
       },
+      {
+        // Child-process crash and outage scenarios plus hostile input (test/resilience, docs/reliability.md):
+        // short form in `npm test`, full form with RESILIENCE=full (`npm run test:resilience`). Runs after the
+        // other projects, one file at a time, so its processes do not compete with them for the CPU.
+        test: {
+          name: 'resilience',
+          include: ['test/resilience/**/*.test.ts'],
+          globalSetup: ['test/support/global-setup.ts'],
+          sequence: { groupOrder: 1 },
+          fileParallelism: false,
+          testTimeout: 300_000,
+          hookTimeout: 120_000,
+        },
+      },
     ],
   },
 });

@@ -5,5 +5,6 @@ import { engineModule } from '../engine/engine-service-module.js';
 import { identityModule } from './identity-module.js';
 import { ordersModule } from './orders-module.js';
 import { commerceModule } from './commerce-module.js';
+import { channelsModule } from './channels-module.js';
 
-export const serviceModules: ServiceModule[] = [engineModule, identityModule, ordersModule, commerceModule];
+export const serviceModules: ServiceModule[] = [engineModule, identityModule, ordersModule, commerceModule, channelsModule];

@@ -2,13 +2,12 @@
 // order documents and the live order connection.
 import type { Context } from 'koa';
 import type { ServiceModule } from './service-module.js';
-import { readSetting } from '../db/settings-store.js';
 import { cursorKey } from './orders/list-cursor.js';
 import { detectSearchMode } from './orders/order-search.js';
 import { orderRoutes } from '../http/routes/order-routes.js';
 import { flowRoutes } from '../http/routes/flow-routes.js';
 import { webhookSubscriptionRoutes } from '../http/routes/webhook-subscription-routes.js';
-import { webhookSealKey } from '../webhooks/secret-seal.js';
+import { webhookSealKey } from '../webhooks/subscription-store.js';
 import { DeliveryWorker } from '../webhooks/delivery-worker.js';
 import { DELIVERY_TIMER_KIND } from '../webhooks/delivery-schedule.js';
 import { webhookSink } from '../webhooks/webhook-sink.js';
@@ -46,8 +45,7 @@ export const ordersModule: ServiceModule = async (ctx) => {
   engine.outbox.addSink(webhookSink({ clock, worker, timeoutMs: env.OUTBOUND_TIMEOUT_MS }));
   ctx.testClock?.onAdvanced(settleDeliveries(db, engine.outbox, worker));
 
-  const prefix = (await readSetting<string>(db, 'redis_key_prefix')) ?? 'oo:';
-  const feed = new OrderChangeFeed(engine.runtime.changes, ctx.redis, `${prefix}order-changes`, logger);
+  const feed = new OrderChangeFeed(engine.runtime.changes);
   const ownOrigins = (c: Context): string[] => {
     const origins = [new URL(ctx.baseUrl()).origin.toLowerCase()];
     if (!env.BASE_URL) origins.push(`${c.protocol}://${c.host}`.toLowerCase());
@@ -58,10 +56,10 @@ export const ordersModule: ServiceModule = async (ctx) => {
   return {
     routers: [orderDocumentsRouter({ auth: ctx.auth, db })],
     attachServer: (server) => live.attach(server),
-    start: () => feed.start(),
+    start: async () => feed.start(),
     stop: async () => {
       await live.close();
-      await feed.stop();
+      feed.stop();
       await worker.stop();
     },
   };

@@ -23,6 +23,11 @@ export class Db implements Queryable {
   /** Runs `fn` inside BEGIN/COMMIT on one client; rolls back on any throw. */
   async tx<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
+    // A checked-out client whose server goes away between two queries emits 'error'; unheard, that would
+    // crash the process. The next query on it fails instead, and the release below discards it.
+    let broken: Error | null = null;
+    const onError = (err: Error) => void (broken = err);
+    client.on('error', onError);
     try {
       await client.query('BEGIN');
       const result = await fn(client);
@@ -32,7 +37,8 @@ export class Db implements Queryable {
       await client.query('ROLLBACK').catch(() => undefined);
       throw err;
     } finally {
-      client.release();
+      client.off('error', onError);
+      client.release(broken ?? undefined);
     }
   }
 

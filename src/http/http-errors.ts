@@ -1,6 +1,7 @@
 // Maps errors to the REST shape `{ error, issues? }` (spec "Errors"); the only place that does.
 import { z } from 'zod';
 import { DomainError, ValidationError, type ValidationIssue } from '../domain/errors.js';
+import { isDatabaseUnavailable } from '../db/database-unavailable.js';
 
 export interface ErrorResponse {
   status: number;
@@ -48,5 +49,8 @@ export function toErrorResponse(err: unknown): ErrorResponse {
   const status = http?.status ?? http?.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500)
     return { status, body: { error: statusMessages[status] ?? 'Bad request' }, internal: false };
+  // PostgreSQL down or restarting: fail fast with 503 and no details; the service recovers without a restart.
+  if (isDatabaseUnavailable(err))
+    return { status: 503, body: { error: 'Service temporarily unavailable' }, headers: { 'Retry-After': '1' }, internal: false };
   return { status: 500, body: { error: 'Internal error' }, internal: true };
 }

@@ -38,9 +38,30 @@ function parameters(route: RouteDef): JsonSchema[] {
   return out;
 }
 
+/**
+ * `get` + the path in PascalCase, path parameters as `By<Name>` (so `/channels/platform/orders`
+ * and `/channels/{platform}/orders` differ); a repeat still gets a numeric suffix: ids are unique.
+ */
+function operationIdFor(method: string, path: string, used: Set<string>): string {
+  const words = path
+    .split('/')
+    .filter(Boolean)
+    .map((part) => {
+      const param = /^\{(.+)\}$/.exec(part);
+      const text = param ? `by-${param[1]}` : part;
+      return text.replace(/(^|[_.-])([a-zA-Z0-9])/g, (_m, _s, c: string) => c.toUpperCase()).replace(/[^A-Za-z0-9]/g, '');
+    });
+  const base = `${method}${words.join('')}`;
+  let id = base;
+  for (let n = 2; used.has(id); n++) id = `${base}${n}`;
+  used.add(id);
+  return id;
+}
+
 /** The whole document; served at GET /api/v1/openapi.json. */
 export function buildOpenApi(routes: readonly RouteDef[], info: { title: string; version: string; baseUrl: string }): JsonSchema {
   const paths: Record<string, Record<string, unknown>> = {};
+  const usedIds = new Set<string>();
   for (const route of routes) {
     const path = route.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
     const responses: Record<string, unknown> = {};
@@ -50,7 +71,7 @@ export function buildOpenApi(routes: readonly RouteDef[], info: { title: string;
         : { description: r.description };
     responses.default = { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
     const op: Record<string, unknown> = {
-      operationId: `${route.method}${path.replace(/[{}]/g, '').replace(/(^|[/_.-])([a-z0-9])/g, (_m, _s, c: string) => c.toUpperCase())}`,
+      operationId: operationIdFor(route.method, path, usedIds),
       summary: route.summary,
       tags: [route.tag],
       parameters: parameters(route),
@@ -63,7 +84,9 @@ export function buildOpenApi(routes: readonly RouteDef[], info: { title: string;
     if (route.rawBody)
       op.requestBody = {
         required: true,
-        content: Object.fromEntries(route.rawBody.contentTypes.map((t) => [t, { schema: { type: 'string' } }])),
+        content: Object.fromEntries(
+          route.rawBody.contentTypes.map((t) => [t, { schema: route.rawBody?.schema ? schemaOf(route.rawBody.schema, 'input') : { type: 'string' } }]),
+        ),
       };
     (paths[path] ??= {})[route.method] = op;
   }

@@ -36,8 +36,11 @@ export interface RouteDef<B = any, Q = any, P = any> {
   responses: Record<number, { description: string; schema?: z.ZodType }>;
   /** Body cap in bytes (default 1 MiB). */
   bodyLimit?: number;
-  /** Non-JSON request bodies (EDI): the handler reads the raw body itself. */
-  rawBody?: { contentTypes: string[] };
+  /**
+   * Bodies the handler reads raw (EDI; signed JSON, verified over the bytes before parsing).
+   * `schema` only documents a JSON body in OpenAPI; the handler validates it after authenticating.
+   */
+  rawBody?: { contentTypes: string[]; schema?: z.ZodType };
   /** Extra request headers to document (Idempotency-Key, signatures). */
   headers?: { name: string; required: boolean; description: string }[];
   /** Temporary-password / two-factor-restricted principals may still call it (Account-page actions). */

@@ -1,7 +1,12 @@
 // Webhook subscriptions in PostgreSQL: create (secret shown once), list (no secrets), find, delete.
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Queryable } from '../db/db.js';
-import { openWebhookSecret, sealWebhookSecret } from './secret-seal.js';
+import { deriveSecretKey, openSecret, sealSecret } from '../auth/secret-box.js';
+
+/** The key webhook secrets are sealed under (AES-256-GCM, the subscription id as authenticated data). */
+export function webhookSealKey(secretKey: Buffer): Buffer {
+  return deriveSecretKey(secretKey, 'webhook-subscription-secret/v1');
+}
 
 /** What the API shows of a subscription (never the secret). */
 export interface WebhookSubscription {
@@ -39,7 +44,7 @@ export async function createSubscription(
   const { rows } = await q.query(
     `INSERT INTO webhook_subscriptions (id, url, events, secret_sealed, created_by, created_at)
      VALUES ($1, $2, $3, $4, $5, $6) RETURNING *`,
-    [id, input.url, JSON.stringify(input.events), sealWebhookSecret(sealKey, id, secret), input.createdBy, now],
+    [id, input.url, JSON.stringify(input.events), sealSecret(sealKey, secret, id), input.createdBy, now],
   );
   return { subscription: toSubscription(rows[0]), secret };
 }
@@ -59,7 +64,7 @@ export async function findSubscription(q: Queryable, id: string): Promise<Webhoo
 export async function subscriptionForSigning(q: Queryable, sealKey: Buffer, id: string): Promise<(WebhookSubscription & { secret: string }) | null> {
   const { rows } = await q.query('SELECT * FROM webhook_subscriptions WHERE id = $1', [id]);
   if (!rows[0]) return null;
-  return { ...toSubscription(rows[0]), secret: openWebhookSecret(sealKey, id, rows[0].secret_sealed) };
+  return { ...toSubscription(rows[0]), secret: openSecret(sealKey, rows[0].secret_sealed, id) };
 }
 
 /** Deletes the subscription and its deliveries (pending retries then find nothing to send); false when absent. */

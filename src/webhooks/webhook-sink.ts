@@ -23,10 +23,8 @@ export function webhookSink(deps: { clock: Clock; worker: DeliveryWorker; timeou
     async handle(tx: PoolClient, rows: OutboxRow[]): Promise<void> {
       const { rows: subs } = await tx.query<{ id: string; events: string[] }>('SELECT id, events FROM webhook_subscriptions ORDER BY created_at, id');
       if (subs.length === 0) return;
-      // The batch arrives in (created_at, id) order; outbox.seq (migration 0006) is the order the events were written in.
-      const { rows: seqs } = await tx.query<{ id: string; seq: string }>('SELECT id, seq FROM outbox WHERE id = ANY($1::text[])', [rows.map((r) => r.id)]);
-      const seqOf = new Map(seqs.map((r) => [r.id, Number(r.seq)]));
-      const ordered = [...rows].sort((a, b) => (seqOf.get(a.id) ?? 0) - (seqOf.get(b.id) ?? 0));
+      // The dispatcher hands rows over in outbox.seq order: the order the events were written in.
+      const ordered = rows;
       const planned: { id: string; subscription_id: string; outbox_id: string; order_id: string; event: string; body: string }[] = [];
       for (const row of ordered)
         for (const sub of subs) {

@@ -90,9 +90,13 @@ export function listSql(filters: OrderListFilters, mode: SearchMode, after: List
     where.push(`(created_at, id) < ($${params.length - 1}, $${params.length})`);
   }
   params.push(limit + 1);
-  const text = `SELECT ${COLUMNS} FROM orders ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-    ORDER BY created_at DESC, id DESC LIMIT $${params.length}`;
-  return { text, params };
+  const filtered = `SELECT ${COLUMNS} FROM orders ${where.length ? `WHERE ${where.join(' AND ')}` : ''}`;
+  const order = `ORDER BY created_at DESC, id DESC LIMIT $${params.length}`;
+  // With q, the matches are collected through the search index first (a fence the planner cannot
+  // push the LIMIT through): its row estimates for LIKE are rough, and walking the newest-first
+  // index while filtering would read every order when the matches are few and old.
+  if (filters.q !== undefined) return { text: `WITH matches AS MATERIALIZED (${filtered}) SELECT * FROM matches ${order}`, params };
+  return { text: `${filtered} ${order}`, params };
 }
 
 export interface ListOrdersRequest extends OrderListFilters {

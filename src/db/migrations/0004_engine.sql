@@ -135,9 +135,11 @@ CREATE TABLE outbox (
   occurred_at   bigint NOT NULL,
   data          jsonb NOT NULL,
   dispatched_at bigint,
-  created_at    bigint NOT NULL
+  created_at    bigint NOT NULL,
+  -- Writing order: one commit's events (order.paid, order.shipped, order.completed) share created_at.
+  seq           bigserial NOT NULL
 );
-CREATE INDEX outbox_pending_idx ON outbox (created_at, id) WHERE dispatched_at IS NULL;
+CREATE INDEX outbox_pending_idx ON outbox (seq) WHERE dispatched_at IS NULL;
 
 -- Recorded but not yet started orders (recovered at start and every minute).
 CREATE INDEX orders_unstarted_idx ON orders (created_at) WHERE NOT started;

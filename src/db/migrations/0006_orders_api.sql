@@ -94,8 +94,3 @@ CREATE TABLE webhook_deliveries (
   CONSTRAINT webhook_deliveries_outbox_subscription_unique UNIQUE (outbox_id, subscription_id)
 );
 CREATE INDEX webhook_deliveries_subscription_idx ON webhook_deliveries (subscription_id, created_at DESC, seq DESC);
-
--- Outbox ids are content hashes, so (created_at, id) loses the order in which one commit wrote
--- its events (order.paid, order.shipped, order.completed share created_at). This sequence keeps
--- it; the webhook sink sends each batch in seq order. (Proposed: the dispatcher orders by it.)
-ALTER TABLE outbox ADD COLUMN seq bigserial;

@@ -79,6 +79,8 @@ export class OutboxDispatcher {
 
   /** Dispatches until nothing is pending; returns how many rows went out. Also used by the test clock. */
   async drain(): Promise<number> {
+    // A round already under way holds its rows locked (SKIP LOCKED would pass over them): let it finish first.
+    await this.running;
     let total = 0;
     for (;;) {
       const n = await this.dispatchBatch();
@@ -91,7 +93,7 @@ export class OutboxDispatcher {
     return this.options.db.tx(async (tx) => {
       const { rows } = await tx.query(
         `SELECT id, order_id, event, occurred_at, data FROM outbox WHERE dispatched_at IS NULL
-          ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED`,
+          ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED`,
         [this.options.batchSize ?? 200],
       );
       if (rows.length === 0) return 0;

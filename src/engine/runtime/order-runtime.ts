@@ -10,9 +10,10 @@ import type { NewTimer } from '../scheduler/timer-store.js';
 import * as timerStore from '../scheduler/timer-store.js';
 import { conflict, DomainError, notFound } from '../../domain/errors.js';
 import { KeyedQueue } from './keyed-queue.js';
-import { isFinished, lockOrder, type OrderRow } from './order-row.js';
+import { isFinished } from './order-row.js';
 import { RunSlice, TIMER_KINDS } from './run-slice.js';
-import { openWaits } from './waits.js';
+import { beginAndLockOrder, type LockedOrder } from './order-lock.js';
+import { StepSavepointNeeded } from './step-savepoint-needed.js';
 
 export interface RuntimeDeps {
   db: Db;
@@ -66,20 +67,20 @@ export class OrderRuntime {
   /**
    * Runs `fn` over the locked order inside one transaction and commits once. `fn` returns
    * the slice it drove (or null when it changed nothing) and a result for the caller.
+   * First without a savepoint per step; if a step throws, the attempt is rolled back and the
+   * command runs again with savepoints (StepSavepointNeeded), so a failing step is recorded
+   * exactly as before while the common path costs one transaction id per slice.
    */
-  private async command<T>(orderId: string, fn: (tx: PoolClient, order: OrderRow) => Promise<{ slice: RunSlice | null; result: T }>): Promise<T> {
+  private async command<T>(orderId: string, fn: (tx: PoolClient, locked: LockedOrder, savepoints: boolean) => Promise<{ slice: RunSlice | null; result: T }>): Promise<T> {
     return this.queue.run(orderId, async () => {
-      let slice: RunSlice | null = null;
-      let outboxIds: string[] = [];
-      const result = await this.deps.db.tx(async (tx) => {
-        const order = await lockOrder(tx, orderId);
-        if (!order) throw notFound('Order');
-        const out = await fn(tx, order);
-        slice = out.slice;
-        if (slice) outboxIds = await slice.flush();
-        return out.result;
-      });
-      const done = slice as RunSlice | null;
+      let outcome: { slice: RunSlice | null; result: T; outboxIds: string[] };
+      try {
+        outcome = await this.attempt(orderId, fn, false);
+      } catch (err) {
+        if (!(err instanceof StepSavepointNeeded)) throw err;
+        outcome = await this.attempt(orderId, fn, true);
+      }
+      const { slice: done, result, outboxIds } = outcome;
       if (done) {
         if (done.timers.length) this.deps.onTimers?.(done.timers);
         if (outboxIds.length) this.deps.onOutbox?.(outboxIds);
@@ -92,16 +93,51 @@ export class OrderRuntime {
     });
   }
 
-  private async openSlice(tx: PoolClient, order: OrderRow): Promise<RunSlice> {
+  /**
+   * One try of a command on its own pool client: BEGIN with the order lock and reads in one
+   * round trip (order-lock.ts), `fn`, the slice's writes in one statement, COMMIT. Rolls back
+   * on any throw.
+   */
+  private async attempt<T>(
+    orderId: string,
+    fn: (tx: PoolClient, locked: LockedOrder, savepoints: boolean) => Promise<{ slice: RunSlice | null; result: T }>,
+    savepoints: boolean,
+  ): Promise<{ slice: RunSlice | null; result: T; outboxIds: string[] }> {
+    const client = await this.deps.db.pool.connect();
+    // A checked-out client whose server goes away emits 'error'; the next query fails instead and the client is discarded.
+    let broken: Error | null = null;
+    const onError = (err: Error) => void (broken = err);
+    client.on('error', onError);
+    let committed = false;
+    try {
+      const locked = await beginAndLockOrder(client, orderId);
+      if (!locked) throw notFound('Order');
+      const out = await fn(client, locked, savepoints);
+      const outboxIds = out.slice ? await out.slice.flush() : [];
+      await client.query('COMMIT');
+      committed = true;
+      return { ...out, outboxIds };
+    } catch (err) {
+      if (!committed) await client.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      client.off('error', onError);
+      client.release(broken ?? undefined);
+    }
+  }
+
+  private async openSlice(tx: PoolClient, locked: LockedOrder, savepoints: boolean): Promise<RunSlice> {
+    const { order } = locked;
     const { compiled } = await this.deps.flows.load(tx, order.flowId, order.flowVersion);
-    return RunSlice.open(tx, order, compiled, { clock: this.deps.clock, services: this.deps.services ?? {} });
+    return RunSlice.open(tx, order, compiled, { clock: this.deps.clock, services: this.deps.services ?? {}, stepSavepoints: savepoints }, locked);
   }
 
   /** Runs the first slice of a recorded order; a no-op when it already started (idempotent). */
   async start(orderId: string): Promise<void> {
-    await this.command(orderId, async (tx, order) => {
+    await this.command(orderId, async (tx, locked, savepoints) => {
+      const { order } = locked;
       if (order.started) return { slice: null, result: undefined };
-      const slice = await this.openSlice(tx, order);
+      const slice = await this.openSlice(tx, locked, savepoints);
       slice.note('order.started', `Order started on ${order.flowId} v${order.flowVersion}`);
       await slice.begin();
       return { slice, result: undefined };
@@ -110,11 +146,12 @@ export class OrderRuntime {
 
   /** Delivers a business event to the node waiting for it; `{ delivered: false }` changes nothing. */
   async deliverEvent(orderId: string, event: string, payload: Record<string, unknown>): Promise<DeliverResult> {
-    return this.command<DeliverResult>(orderId, async (tx, order) => {
+    return this.command<DeliverResult>(orderId, async (tx, locked, savepoints) => {
+      const { order } = locked;
       if (isFinished(order.status)) return { slice: null, result: { delivered: false } };
-      const wait = (await openWaits(tx, orderId)).find((w) => w.kind === 'event' && w.event === event && w.generation === order.generation);
+      const wait = locked.waits.find((w) => w.kind === 'event' && w.event === event && w.generation === order.generation);
       if (!wait) return { slice: null, result: { delivered: false } };
-      const slice = await this.openSlice(tx, order);
+      const slice = await this.openSlice(tx, locked, savepoints);
       slice.note('event.received', `Event ${event} received`, wait.nodeId, { event });
       await slice.resolveWait(wait, { kind: 'event', event, payload, at: slice.now() }, 'received');
       return { slice, result: { delivered: true, nodeId: wait.nodeId } };
@@ -123,10 +160,11 @@ export class OrderRuntime {
 
   /** Decides the approval waiting at `nodeId`; 409 when that node is not waiting for one. */
   async decideApproval(orderId: string, nodeId: string, decision: 'approved' | 'rejected', by: string, note: string | null): Promise<void> {
-    await this.command(orderId, async (tx, order) => {
-      const wait = (await openWaits(tx, orderId)).find((w) => w.kind === 'approval' && w.nodeId === nodeId && w.generation === order.generation);
+    await this.command(orderId, async (tx, locked, savepoints) => {
+      const { order } = locked;
+      const wait = locked.waits.find((w) => w.kind === 'approval' && w.nodeId === nodeId && w.generation === order.generation);
       if (!wait || isFinished(order.status)) throw new DomainError('not_waiting', 'That node is not waiting for an approval', 409);
-      const slice = await this.openSlice(tx, order);
+      const slice = await this.openSlice(tx, locked, savepoints);
       slice.note('approval.decided', `${decision === 'approved' ? 'Approved' : 'Rejected'} by ${by}${note ? `: ${note}` : ''}`, nodeId, { decision, by });
       await slice.resolveWait(wait, { kind: 'approval', decision, by, note, at: slice.now() }, decision, by, note);
       return { slice, result: undefined };
@@ -135,9 +173,10 @@ export class OrderRuntime {
 
   /** Cancels an unfinished order (undoing its work); 409 when it already ended. */
   async cancel(orderId: string, reason: string): Promise<void> {
-    await this.command(orderId, async (tx, order) => {
+    await this.command(orderId, async (tx, locked, savepoints) => {
+      const { order } = locked;
       if (isFinished(order.status)) throw conflict(`Order already ${order.status.replace('_', ' ')}`);
-      const slice = await this.openSlice(tx, order);
+      const slice = await this.openSlice(tx, locked, savepoints);
       await slice.cancel(reason);
       return { slice, result: undefined };
     });
@@ -152,16 +191,16 @@ export class OrderRuntime {
     const { rows } = await this.deps.db.query<{ order_id: string | null }>('SELECT order_id FROM timers WHERE id = $1', [timerId]);
     const orderId = rows[0]?.order_id;
     if (!orderId) return;
-    await this.command(orderId, async (tx, order) => {
-      const timer = await timerStore.claimForFiring(tx, timerId, this.deps.clock.now());
+    await this.command(orderId, async (tx, locked, savepoints) => {
+      const { order } = locked;
+      const timer = await timerStore.claimAndMarkFired(tx, timerId, this.deps.clock.now());
       if (!timer) return { slice: null, result: undefined };
-      await timerStore.markFired(tx, timerId, this.deps.clock.now());
       const generation = (timer.payload as { generation?: number } | null)?.generation;
       if (isFinished(order.status) || generation !== order.generation) return { slice: null, result: undefined };
       if (timer.kind === TIMER_KINDS.waitTimeout) {
-        const wait = (await openWaits(tx, orderId)).find((w) => w.timerId === timerId);
+        const wait = locked.waits.find((w) => w.timerId === timerId);
         if (!wait) return { slice: null, result: undefined };
-        const slice = await this.openSlice(tx, order);
+        const slice = await this.openSlice(tx, locked, savepoints);
         const at = slice.now();
         if (wait.kind === 'delay') await slice.resolveWait(wait, { kind: 'elapsed', at }, 'elapsed');
         else {
@@ -172,7 +211,7 @@ export class OrderRuntime {
       }
       if (timer.kind === TIMER_KINDS.stepRetry) {
         const attempt = (timer.payload as { attempt: number }).attempt;
-        const slice = await this.openSlice(tx, order);
+        const slice = await this.openSlice(tx, locked, savepoints);
         const rec = slice.node(timer.nodeId!);
         if (slice.currentNode !== timer.nodeId || rec.status !== 'running' || rec.attempt !== attempt - 1) return { slice: null, result: undefined };
         await slice.retryStep(timer.nodeId!, attempt);

@@ -19,6 +19,27 @@ export function outboxId(orderId: string, generation: number, e: Pick<OutboxEven
   return createHash('sha256').update(`${orderId}|${generation}|${e.nodeId}|${e.run}|${e.event}`).digest('hex').slice(0, 32);
 }
 
+/** The outbox rows of `events` (id, event, data with the order summary), as writeOutbox inserts them. */
+export function outboxRows(
+  orderId: string,
+  generation: number,
+  events: OutboxEvent[],
+  order: Record<string, unknown>,
+): { id: string; event: string; data: Record<string, unknown> }[] {
+  return events.map((e) => ({
+    id: outboxId(orderId, generation, e),
+    event: e.event,
+    data: { order, ...e.data },
+  }));
+}
+
+/** Inserts the rows of `outboxRows` for order `orderSql` at `atSql` (placeholders or literals); shared with the slice write. */
+export function outboxInsertSql(orderSql: string, atSql: string, rowsSql: string): string {
+  return `INSERT INTO outbox (id, order_id, event, occurred_at, data, created_at)
+     SELECT e.id, ${orderSql}, e.event, ${atSql}, e.data, ${atSql} FROM jsonb_to_recordset(${rowsSql}) AS e(id text, event text, data jsonb)
+     ON CONFLICT (id) DO NOTHING`;
+}
+
 export async function writeOutbox(
   q: Queryable,
   orderId: string,
@@ -28,16 +49,7 @@ export async function writeOutbox(
   now: number,
 ): Promise<string[]> {
   if (events.length === 0) return [];
-  const rows = events.map((e) => ({
-    id: outboxId(orderId, generation, e),
-    event: e.event,
-    data: { order, ...e.data },
-  }));
-  await q.query(
-    `INSERT INTO outbox (id, order_id, event, occurred_at, data, created_at)
-     SELECT e.id, $1, e.event, $2, e.data, $2 FROM jsonb_to_recordset($3::jsonb) AS e(id text, event text, data jsonb)
-     ON CONFLICT (id) DO NOTHING`,
-    [orderId, now, JSON.stringify(rows)],
-  );
+  const rows = outboxRows(orderId, generation, events, order);
+  await q.query(outboxInsertSql('$1', '$2', '$3::jsonb'), [orderId, now, JSON.stringify(rows)]);
   return rows.map((r) => r.id);
 }

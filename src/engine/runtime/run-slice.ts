@@ -1,10 +1,13 @@
 // One run slice: everything that happens to one order between two waits, inside ONE transaction.
 //
 // The host drives the compiled machine with xstate's pure initialTransition()/transition(),
-// executes the named actions they return (runStep, openWait) one by one, each step inside
-// its own SAVEPOINT, feeds each result back as step.done / step.failed / wait.resolved and
-// stops when the machine waits or ends. flush() then writes snapshot, node records,
-// timeline, timers and outbox rows with the caller's transaction; the caller commits.
+// executes the named actions they return (runStep, openWait) one by one, feeds each result
+// back as step.done / step.failed / wait.resolved and stops when the machine waits or ends.
+// Steps run without a SAVEPOINT (one transaction id per slice); when one throws, the command
+// is rerun with a SAVEPOINT around every step, so a failing step still leaves no partial
+// writes (StepSavepointNeeded). The slice keeps its own writes (node records, waits, timers,
+// timeline, outbox, the orders row) in memory and flush() writes them in one statement
+// (slice-write.ts); the caller commits.
 import { randomUUID } from 'node:crypto';
 import { initialTransition, transition } from 'xstate';
 import type { PoolClient } from 'pg';
@@ -12,14 +15,16 @@ import type { Clock } from '../clock.js';
 import { COMPILER_VERSION, FINAL_STATES, type CompiledFlow, type FlowEvent, type FlowOutput } from '../compiler.js';
 import { DEFAULT_RETRY_POLICY, type StepContext, type StepResult, type StepServices, type WaitResolution } from '../node-type.js';
 import { TerminalError } from '../../domain/errors.js';
-import * as timerStore from '../scheduler/timer-store.js';
 import type { NewTimer } from '../scheduler/timer-store.js';
 import { emptyNodeRecord, loadNodeRecords, saveNodeRecords, type NodeRecord } from './node-record.js';
 import { orderView, toOrderRow, type OrderRow, type OrderStatus, type PersistedSnapshot } from './order-row.js';
-import { appendTimeline, type TimelineEntry } from './timeline.js';
-import { writeOutbox, type OutboxEvent } from './outbox.js';
-import { closeWait, insertWait, openWaits, type WaitRow } from './waits.js';
+import type { TimelineEntry } from './timeline.js';
+import { outboxRows, type OutboxEvent } from './outbox.js';
+import { openWaits, type WaitRow } from './waits.js';
 import { orderSummary } from './order-summary.js';
+import { sliceWriteStatement, type WaitClose } from './slice-write.js';
+import { watchOrdersWrites } from './orders-write-watch.js';
+import { StepSavepointNeeded } from './step-savepoint-needed.js';
 
 /** Upper bound of actions in one slice: a flow that never waits is a bug, not a workload. */
 const MAX_ACTIONS_PER_SLICE = 10_000;
@@ -29,6 +34,18 @@ type Snapshot = ReturnType<CompiledFlow['machine']['resolveState']>;
 export interface SliceDeps {
   clock: Clock;
   services: StepServices;
+  /**
+   * Run each step inside its own SAVEPOINT. Off (the fast path), a step that throws aborts the
+   * slice with StepSavepointNeeded and the command reruns with this on.
+   */
+  stepSavepoints?: boolean;
+}
+
+/** What the command already read with the lock (order-lock.ts); without it the slice reads it. */
+export interface SliceState {
+  nodes: Map<string, NodeRecord>;
+  /** Open waits in (since, node_id) order. */
+  waits: WaitRow[];
 }
 
 /** Timer kinds the runtime itself schedules. */
@@ -44,20 +61,42 @@ export class RunSlice {
   readonly timers: NewTimer[] = [];
   private queue: { type: string; nodeId: string }[] = [];
   private varsChanged = false;
+  /** Open waits, as order_waits will hold them after commit. */
+  private waits: WaitRow[] = [];
+  /** Waits opened in this slice (inserted at commit, closed ones with their final status). */
+  private readonly newWaits: WaitRow[] = [];
+  /** Waits that were open before the slice and were closed in it. */
+  private readonly closedWaits: WaitClose[] = [];
+  private readonly cancelledTimers: { id: string; at: number }[] = [];
+  private cancelAllTimersAt: number | null = null;
+  /** A step updated the orders row since the slice last read it. */
+  private orderStale = false;
+  /** The transaction as steps see it: the same client, watched for writes to the orders row. */
+  private readonly stepTx: PoolClient;
 
   private constructor(
     readonly tx: PoolClient,
     public order: OrderRow,
     readonly flow: CompiledFlow,
     private readonly deps: SliceDeps,
-  ) {}
+  ) {
+    this.stepTx = watchOrdersWrites(tx, () => {
+      this.orderStale = true;
+    });
+  }
 
-  /** Opens a slice over a locked order row. */
-  static async open(tx: PoolClient, order: OrderRow, flow: CompiledFlow, deps: SliceDeps): Promise<RunSlice> {
+  /** Opens a slice over a locked order row (with its node records and open waits when the caller read them). */
+  static async open(tx: PoolClient, order: OrderRow, flow: CompiledFlow, deps: SliceDeps, state?: SliceState): Promise<RunSlice> {
     const slice = new RunSlice(tx, order, flow, deps);
-    slice.nodes = await loadNodeRecords(tx, order.id);
+    slice.nodes = state ? state.nodes : await loadNodeRecords(tx, order.id);
+    slice.waits = [...(state ? state.waits : await openWaits(tx, order.id))];
     if (order.snapshot) slice.snapshot = flow.machine.resolveState(order.snapshot as any) as Snapshot;
     return slice;
+  }
+
+  /** The order's open waits as they stand in this slice, in (since, node id) order. */
+  get openWaits(): readonly WaitRow[] {
+    return this.waits;
   }
 
   now(): number {
@@ -110,6 +149,7 @@ export class RunSlice {
    * acceptance, meta); run state (status, generation, counters, vars) stays the slice's own.
    */
   async refreshOrder(): Promise<void> {
+    this.orderStale = false;
     const { rows } = await this.tx.query('SELECT * FROM orders WHERE id = $1', [this.order.id]);
     const fresh = toOrderRow(rows[0]);
     Object.assign(this.order, {
@@ -136,7 +176,7 @@ export class RunSlice {
       vars: this.order.vars,
       nodes,
       passes: { ...((this.snapshot?.context as any)?.passes ?? {}) },
-      tx: this.tx,
+      tx: this.stepTx,
       clock: this.deps.clock,
       services: this.deps.services,
     };
@@ -194,8 +234,10 @@ export class RunSlice {
   }
 
   /**
-   * Runs one step in a SAVEPOINT. Success -> step.done; a terminal error or the last attempt ->
-   * step.failed; otherwise a retry timer is scheduled and null returned (the machine stays).
+   * Runs one step (in a SAVEPOINT when stepSavepoints is on). Success -> step.done; a terminal
+   * error or the last attempt -> step.failed; otherwise a retry timer is scheduled and null
+   * returned (the machine stays). Without savepoints a throw aborts the slice instead
+   * (StepSavepointNeeded), and the command runs again with them.
    */
   private async runStep(nodeId: string, attempt: number): Promise<FlowEvent | null> {
     const compiled = this.flow.nodes.get(nodeId)!;
@@ -211,16 +253,27 @@ export class RunSlice {
     this.touch(rec);
     const run = compiled.def.run;
     if (!run) throw new Error(`node type ${compiled.def.type} has no run()`);
-    await this.tx.query('SAVEPOINT step');
     let result: StepResult;
-    try {
-      result = await run(this.stepContext(nodeId, attempt));
-      await this.tx.query('RELEASE SAVEPOINT step');
-    } catch (err) {
-      await this.tx.query('ROLLBACK TO SAVEPOINT step');
-      return this.stepFailed(nodeId, attempt, err);
+    if (this.deps.stepSavepoints) {
+      await this.tx.query('SAVEPOINT step');
+      try {
+        result = await run(this.stepContext(nodeId, attempt));
+        await this.tx.query('RELEASE SAVEPOINT step');
+      } catch (err) {
+        await this.tx.query('ROLLBACK TO SAVEPOINT step');
+        // What the failed step wrote is gone, including any update of the orders row.
+        this.orderStale = false;
+        return this.stepFailed(nodeId, attempt, err);
+      }
+    } else {
+      try {
+        result = await run(this.stepContext(nodeId, attempt));
+      } catch (err) {
+        throw new StepSavepointNeeded(nodeId, err);
+      }
     }
-    await this.refreshOrder();
+    // Only a step that updated the orders row (pricing, a partial acceptance) needs it re-read.
+    if (this.orderStale) await this.refreshOrder();
     this.completeNode(nodeId, result);
     return { type: 'step.done', nodeId, branch: result.branch };
   }
@@ -296,7 +349,7 @@ export class RunSlice {
       this.timers.push({ id: timerId, orderId: this.order.id, kind: TIMER_KINDS.waitTimeout, nodeId, run: rec.runs, dueAt: deadline, payload: { generation: this.order.generation } });
     }
     const title = spec.title ?? (spec.kind === 'event' ? `Waiting for ${spec.event}` : spec.kind === 'delay' ? `Delay until ${new Date(deadline ?? now).toISOString()}` : this.label(nodeId));
-    await insertWait(this.tx, {
+    const wait: WaitRow = {
       orderId: this.order.id,
       nodeId,
       run: rec.runs,
@@ -308,8 +361,15 @@ export class RunSlice {
       amountMinor: spec.amount ?? null,
       deadline,
       since: now,
+      status: 'open',
+      decidedBy: null,
+      note: null,
+      closedAt: null,
       timerId,
-    });
+    };
+    this.newWaits.push(wait);
+    this.waits.push(wait);
+    this.waits.sort((a, b) => a.since - b.since || (a.nodeId < b.nodeId ? -1 : a.nodeId > b.nodeId ? 1 : 0));
     this.note('wait.opened', title, nodeId, { kind: spec.kind, event: spec.event ?? null, deadline });
   }
 
@@ -317,8 +377,8 @@ export class RunSlice {
   async resolveWait(wait: WaitRow, resolution: WaitResolution, closeAs: string, by: string | null = null, note: string | null = null): Promise<StepResult> {
     const compiled = this.flow.nodes.get(wait.nodeId)!;
     const result = compiled.def.resolveWait!(compiled.params, resolution);
-    await closeWait(this.tx, wait, closeAs, this.now(), by, note);
-    if (wait.timerId && resolution.kind !== 'timeout' && resolution.kind !== 'elapsed') await timerStore.cancel(this.tx, wait.timerId, this.now());
+    this.closeWait(wait, closeAs, this.now(), by, note);
+    if (wait.timerId && resolution.kind !== 'timeout' && resolution.kind !== 'elapsed') this.cancelTimer(wait.timerId, this.now());
     this.completeNode(wait.nodeId, result);
     await this.send({ type: 'wait.resolved', nodeId: wait.nodeId, branch: result.branch });
     return result;
@@ -373,10 +433,30 @@ export class RunSlice {
     }
   }
 
+  /** Closes an open wait (written at commit). */
+  private closeWait(wait: WaitRow, status: string, at: number, by: string | null = null, note: string | null = null): void {
+    const same = (w: WaitRow) => w.nodeId === wait.nodeId && w.run === wait.run && w.generation === wait.generation;
+    const open = this.waits.find(same);
+    if (!open) return; // already closed: the UPDATE … AND status = 'open' would change nothing either
+    this.waits = this.waits.filter((w) => !same(w));
+    const fresh = this.newWaits.find(same);
+    if (fresh) Object.assign(fresh, { status, closedAt: at, decidedBy: by, note });
+    else this.closedWaits.push({ nodeId: wait.nodeId, run: wait.run, generation: wait.generation, status, closedAt: at, decidedBy: by, note });
+  }
+
+  /** Cancels a pending timer (written at commit); one scheduled in this slice is simply not written. */
+  private cancelTimer(id: string, at: number): void {
+    const i = this.timers.findIndex((t) => t.id === id);
+    if (i >= 0) this.timers.splice(i, 1);
+    else this.cancelledTimers.push({ id, at });
+  }
+
   /** Closes open waits and timers of the run (end, cancel). */
-  private async closeAllWaits(status: string): Promise<void> {
-    for (const w of await openWaits(this.tx, this.order.id)) await closeWait(this.tx, w, status, this.now());
-    await timerStore.cancelForOrder(this.tx, this.order.id, this.now());
+  private closeAllWaits(status: string): void {
+    const now = this.now();
+    for (const w of [...this.waits]) this.closeWait(w, status, now);
+    // Like cancelForOrder at this point: timers this slice schedules later are not affected.
+    this.cancelAllTimersAt ??= now;
   }
 
   /** After the machine reached a final state: undo if needed, set the final status, emit the event. */
@@ -407,7 +487,7 @@ export class RunSlice {
         this.touch(rec);
         this.emit({ event: `order.${status}`, nodeId: endNode, run: rec.runs, data: { outcome: status, reason } });
       }
-      await this.closeAllWaits('cancelled');
+      this.closeAllWaits('cancelled');
       this.skipUntaken();
       this.order.status = status;
       this.order.reason = reason;
@@ -431,7 +511,7 @@ export class RunSlice {
 
   /** Cancels the run: closes waits (approvals marked cancelled), clears timers, undoes, status cancelled. */
   async cancel(reason: string): Promise<void> {
-    await this.closeAllWaits('cancelled');
+    this.closeAllWaits('cancelled');
     await this.undoCompleted('cancel', 'cancelled');
     if (this.snapshot && this.snapshot.status !== 'done') {
       const [next] = transition(this.flow.machine, this.snapshot as any, { type: 'order.cancel' } as any);
@@ -451,43 +531,50 @@ export class RunSlice {
     this.dirtyNodes.clear();
   }
 
-  /** Writes everything the slice changed; the caller commits. Returns the outbox ids written. */
+  /**
+   * Finishes the run if the machine ended, then writes everything the slice changed in one
+   * statement (slice-write.ts); the caller commits. Returns the outbox ids written.
+   */
   async flush(): Promise<string[]> {
     await this.finishIfDone();
     const now = this.now();
-    const waits = await openWaits(this.tx, this.order.id);
+    const waits = this.waits;
     if (!['completed', 'declined', 'cancelled', 'failed', 'rolled_back'].includes(this.order.status))
       this.order.status = waits.length > 0 ? 'waiting' : 'running';
     const persisted: PersistedSnapshot | null = this.snapshot
       ? { value: this.snapshot.value, context: this.snapshot.context as PersistedSnapshot['context'] }
       : null;
-    await this.saveDirty();
-    for (const t of this.timers) await timerStore.schedule(this.tx, t, now);
-    await appendTimeline(this.tx, this.order.id, this.timeline);
-    const outboxIds = await writeOutbox(this.tx, this.order.id, this.order.generation, this.events, orderSummary(this.order) as unknown as Record<string, unknown>, now);
-    await this.tx.query(
-      `UPDATE orders SET status = $2, reason = $3, snapshot = $4, compiler_version = $5, vars = $6, rollback = $7,
-         waiting_on = $8, waiting_at = $9, waiting_since = $10, step_seq = $11, instance_id = $12, generation = $13,
-         started = true, updated_at = $14
-       WHERE id = $1`,
-      [
-        this.order.id,
-        this.order.status,
-        this.order.reason,
-        persisted ? JSON.stringify(persisted) : null,
-        COMPILER_VERSION,
-        JSON.stringify(this.order.vars),
-        this.order.rollback ? JSON.stringify(this.order.rollback) : null,
-        waits.map((w) => w.title ?? w.nodeId),
-        waits.map((w) => this.label(w.nodeId)),
-        waits.length ? Math.min(...waits.map((w) => w.since)) : null,
-        this.order.stepSeq,
-        this.order.instanceId,
-        this.order.generation,
+    const outbox = outboxRows(this.order.id, this.order.generation, this.events, orderSummary(this.order) as unknown as Record<string, unknown>);
+    const nodes = [...this.dirtyNodes].map((id) => this.node(id));
+    this.dirtyNodes.clear();
+    const statement = sliceWriteStatement({
+        orderId: this.order.id,
         now,
-      ],
-    );
+        nodes,
+        newWaits: this.newWaits,
+        closedWaits: this.closedWaits,
+        timers: this.timers,
+        cancelTimers: this.cancelledTimers,
+        cancelAllTimersAt: this.cancelAllTimersAt,
+        timeline: this.timeline,
+        outbox,
+        order: {
+          status: this.order.status,
+          reason: this.order.reason,
+          snapshot: persisted,
+          compilerVersion: COMPILER_VERSION,
+          vars: this.order.vars,
+          rollback: this.order.rollback,
+          waitingOn: waits.map((w) => w.title ?? w.nodeId),
+          waitingAt: waits.map((w) => this.label(w.nodeId)),
+          waitingSince: waits.length ? Math.min(...waits.map((w) => w.since)) : null,
+          stepSeq: this.order.stepSeq,
+          instanceId: this.order.instanceId,
+          generation: this.order.generation,
+        },
+      });
+    await this.tx.query(statement.text, statement.values);
     void this.varsChanged;
-    return outboxIds;
+    return outbox.map((r) => r.id);
   }
 }

@@ -20,7 +20,8 @@ export interface WaitRow {
   timerId: string | null;
 }
 
-function toWait(r: any): WaitRow {
+/** A wait from an `order_waits` row. */
+export function toWait(r: any): WaitRow {
   return {
     orderId: r.order_id,
     nodeId: r.node_id,

@@ -142,6 +142,22 @@ export async function claimForFiring(q: Queryable, id: string, now: number): Pro
   return res.rows.length > 0 ? toRow(res.rows[0]) : null;
 }
 
+/**
+ * claimForFiring and markFired in one statement: marks the timer fired and returns it (as it
+ * was before, `firedAt` null) only when it is pending and due at `now`, else null. The UPDATE
+ * takes the row lock as claimForFiring's FOR UPDATE does: a concurrent second firer waits,
+ * then finds the row fired and gets null. Call inside the firing transaction.
+ */
+export async function claimAndMarkFired(q: Queryable, id: string, now: number): Promise<TimerRow | null> {
+  const res = await q.query(
+    `UPDATE timers SET fired_at = $2
+     WHERE id = $1 AND fired_at IS NULL AND cancelled_at IS NULL AND due_at <= $2
+     RETURNING ${COLUMNS}`,
+    [id, now],
+  );
+  return res.rows.length > 0 ? { ...toRow(res.rows[0]), firedAt: null } : null;
+}
+
 /** Marks a timer fired; false when it was already fired. */
 export async function markFired(q: Queryable, id: string, now: number): Promise<boolean> {
   const res = await q.query(`UPDATE timers SET fired_at = $2 WHERE id = $1 AND fired_at IS NULL`, [id, now]);

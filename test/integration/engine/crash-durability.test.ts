@@ -59,8 +59,9 @@ describe('crash durability (child process)', () => {
     }).catch(() => null);
     await until(async () => {
       // Polled from another connection: statistics views are frozen for the length of a transaction.
+      // The slice writes everything in one statement (slice-write.ts) whose first part is the outbox insert.
       const { rows } = await watcher.query(
-        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE 'INSERT INTO outbox%'",
+        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%INSERT INTO outbox%'",
       );
       return rows[0].n > 0;
     });

@@ -1,0 +1,124 @@
+// Command-line options of `npm run bench` (contract section 9) and their defaults.
+import { parseArgs } from 'node:util';
+
+export const SCENARIOS = ['marketplace', 'paused', 'timers', 'limit', 'two-nodes'] as const;
+export type ScenarioName = (typeof SCENARIOS)[number];
+
+export interface BenchOptions {
+  scenarios: ScenarioName[];
+  /** Marketplace orders driven in a closed loop (also the two-nodes load). */
+  orders: number;
+  /** Requests in flight at once in the closed loop. */
+  concurrency: number;
+  /** Requests per second in the open-loop latency phase (a third POST /orders, two thirds seller events). */
+  rate: number;
+  /** Seconds of the open-loop latency phase. */
+  rateSeconds: number;
+  /** Paused orders created in the paused scenario. */
+  paused: number;
+  /** Timers due per second, and for how many seconds, in the timers scenario. */
+  timerRate: number;
+  timerSeconds: number;
+  /** Timers due in the same instant for the drain measurement. */
+  drain: number;
+  /** pgbench / commit-loop duration, seconds. */
+  limitSeconds: number;
+  /** SKUs per seller class in the bench catalogue (1 = the demo SKUs only: every order locks the same stock rows). */
+  skus: number;
+  /** Webhook subscriptions attached during the marketplace scenario (deliveries go to a local receiver). */
+  webhooks: number;
+  databaseUrl: string | null;
+  redisUrl: string | null;
+  /** Where results go; null = do not write a file. */
+  resultsDir: string | null;
+  keep: boolean;
+  quiet: boolean;
+  /** Extra node flags for the service processes (e.g. --cpu-prof). */
+  serviceNodeArgs: string[];
+}
+
+const HELP = `npm run bench -- [options]
+
+  --scenario LIST     comma-separated: ${SCENARIOS.join(',')} (default: all)
+  --orders N          marketplace orders in the closed loop (default 1000)
+  --concurrency C     requests in flight in the closed loop (default 16)
+  --rate R            requests/s in the open-loop latency phase: R/3 orders/s, each POST + 2 events (default 100)
+  --rate-seconds S    length of the open-loop phase (default 20)
+  --paused N          orders left waiting in the paused scenario (default 100000)
+  --timer-rate R      timers due per second (default 200)
+  --timer-seconds S   seconds of steady timers (default 30)
+  --drain N           timers due in the same instant (default 10000)
+  --limit-seconds S   pgbench duration (default 30)
+  --skus K            SKUs per seller class ordered from (default 64; 1 = the demo SKUs, one hot stock row each)
+  --webhooks N        webhook subscriptions attached in the marketplace scenario (default 0)
+  --no-results        do not write bench/results/<date>.json
+  --keep              keep the bench databases
+  --quiet             no progress output
+  --service-node-args="ARGS"  extra node flags for the service (e.g. --service-node-args="--cpu-prof --cpu-prof-dir=/tmp/prof")
+
+PostgreSQL: DATABASE_URL or TEST_DATABASE_URL (a server; the bench creates and drops its own
+databases there), else an embedded server in a temporary directory. Redis: REDIS_URL or
+TEST_REDIS_URL; without it the Redis rows and the two-nodes scenario are skipped.`;
+
+function positive(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`--${name} must be a non-negative number, got ${raw}`);
+  return n;
+}
+
+/** Parses argv; returns null when --help was asked for (the help text is printed). */
+export function parseBenchOptions(argv: string[], env: NodeJS.ProcessEnv = process.env): BenchOptions | null {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      scenario: { type: 'string' },
+      orders: { type: 'string' },
+      concurrency: { type: 'string' },
+      rate: { type: 'string' },
+      'rate-seconds': { type: 'string' },
+      paused: { type: 'string' },
+      'timer-rate': { type: 'string' },
+      'timer-seconds': { type: 'string' },
+      drain: { type: 'string' },
+      'limit-seconds': { type: 'string' },
+      webhooks: { type: 'string' },
+      skus: { type: 'string' },
+      'no-results': { type: 'boolean' },
+      keep: { type: 'boolean' },
+      quiet: { type: 'boolean' },
+      'service-node-args': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    allowPositionals: false,
+  });
+  if (values.help) {
+    process.stdout.write(`${HELP}\n`);
+    return null;
+  }
+  const scenarios = (values.scenario ?? SCENARIOS.join(','))
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const s of scenarios) if (!(SCENARIOS as readonly string[]).includes(s)) throw new Error(`unknown scenario ${s} (known: ${SCENARIOS.join(', ')})`);
+  return {
+    scenarios: scenarios as ScenarioName[],
+    orders: Math.floor(positive('orders', values.orders, 1000)),
+    concurrency: Math.max(1, Math.floor(positive('concurrency', values.concurrency, 16))),
+    rate: positive('rate', values.rate, 100),
+    rateSeconds: positive('rate-seconds', values['rate-seconds'], 20),
+    paused: Math.floor(positive('paused', values.paused, 100_000)),
+    timerRate: positive('timer-rate', values['timer-rate'], 200),
+    timerSeconds: positive('timer-seconds', values['timer-seconds'], 30),
+    drain: Math.floor(positive('drain', values.drain, 10_000)),
+    limitSeconds: Math.max(1, Math.floor(positive('limit-seconds', values['limit-seconds'], 30))),
+    webhooks: Math.floor(positive('webhooks', values.webhooks, 0)),
+    skus: Math.max(1, Math.floor(positive('skus', values.skus, 64))),
+    databaseUrl: env.DATABASE_URL || env.TEST_DATABASE_URL || null,
+    redisUrl: env.REDIS_URL || env.TEST_REDIS_URL || null,
+    resultsDir: values['no-results'] ? null : 'bench/results',
+    keep: Boolean(values.keep),
+    quiet: Boolean(values.quiet),
+    serviceNodeArgs: (values['service-node-args'] ?? '').split(/\s+/).filter(Boolean),
+  };
+}

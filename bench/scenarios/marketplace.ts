@@ -1,0 +1,188 @@
+// Scenario `marketplace`: orders/s, writing transactions per order, and p50/p99 of POST /orders and of event
+// delivery, for tpl-marketplace-order driven over HTTP (two sellers accept, the test clock passes the return window).
+import { row, type ScenarioResult } from '../bench-result.js';
+import { writeBenchWorkspace } from '../bench-workspace.js';
+import { closedLoop, openLoop } from '../load-pool.js';
+import { BenchClient } from '../http-client.js';
+import { LatencyRecorder } from '../latency-recorder.js';
+import { driveMarketplaceOrder } from '../drive-order.js';
+import { checkMarketplaceOrders, readStock } from '../marketplace-checks.js';
+import { startService } from '../service-process.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../webhook-receiver.js';
+import { enableStatementStats, resetStatementStats, statementCalls, topStatements } from '../pg-statements.js';
+import { backgroundXidRate, currentXid, writingSince } from '../xact-probe.js';
+import { DAY_MS, waitFor, type ScenarioContext } from '../scenario-context.js';
+
+/** Orders run first to warm up (JIT, compiled-machine cache, pools); not measured. */
+const WARMUP_ORDERS = 50;
+/** Advance past the 14-day return window. */
+const ADVANCE_MS = 15 * DAY_MS;
+
+export interface MarketplaceNumbers {
+  orders: number;
+  concurrency: number;
+  seconds: number;
+  ordersPerSecond: number;
+  /** Writing transactions per order over the whole life of the order (start, events, timer, outbox). */
+  writingTxPerOrder: number;
+  /** Of which: while creating orders and delivering events / while the clock fired the return windows. */
+  writingTxPerOrderLoad: number;
+  writingTxPerOrderClock: number;
+  /** Transaction ids other clients consumed per second while the bench was idle (a shared server). */
+  backgroundXidPerSecond: number;
+  loadSeconds: number;
+  clockSeconds: number;
+  closedLoop: { create: ReturnType<LatencyRecorder['summary']>; event: ReturnType<LatencyRecorder['summary']> };
+  openLoop: { ordersPerSecond: number; requestsPerSecond: number; seconds: number; create: ReturnType<LatencyRecorder['summary']>; event: ReturnType<LatencyRecorder['summary']> };
+  /** SQL statements the service sent per order (pg_stat_statements; null when unavailable). */
+  statementsPerOrder: number | null;
+  webhookSubscribers: number;
+  webhookDeliveries: number;
+  liveOrdersIdle: number;
+}
+
+/** Moves the test clock past the return window; every due payout timer fires before it answers. */
+async function passReturnWindow(client: BenchClient): Promise<void> {
+  await client.expect(200, 'POST', '/api/v1/test/clock', { advanceMs: ADVANCE_MS });
+}
+
+export async function marketplaceScenario(ctx: ScenarioContext): Promise<ScenarioResult & { numbers: MarketplaceNumbers }> {
+  const { options } = ctx;
+  const db = await ctx.stack.createDatabase('marketplace');
+  const workspaceFile = writeBenchWorkspace({ skus: options.skus });
+  const statements = await enableStatementStats(db.pool);
+  let receiver: WebhookReceiver | null = null;
+  if (options.webhooks > 0) receiver = await startWebhookReceiver();
+  const service = await startService({
+    databaseUrl: db.url,
+    redisUrl: ctx.stack.redisUrl,
+    workspaceFile,
+    password: ctx.password,
+    testClock: true,
+    nodeArgs: options.serviceNodeArgs,
+    env: receiver ? { OUTBOUND_ALLOW_LOOPBACK: '1' } : {},
+  });
+  const client = new BenchClient(service.url, ctx.password, Math.max(options.concurrency, 64) * 2);
+  const problems: string[] = [];
+  try {
+    for (let i = 0; i < options.webhooks; i++)
+      await client.expect(201, 'POST', '/api/v1/webhook-subscriptions', { url: receiver!.url, events: ['*'] });
+
+    // Warm-up: a few complete orders, not measured.
+    const warm = { create: new LatencyRecorder(), event: new LatencyRecorder() };
+    const drive = { pick: () => client, skus: options.skus };
+    await closedLoop(Math.min(WARMUP_ORDERS, Math.max(1, options.orders)), options.concurrency, async (i) => {
+      await driveMarketplaceOrder(i, 'warm-', warm, { ...drive, tally: new Map() });
+    });
+    await passReturnWindow(client);
+
+    // Closed loop: N orders, C requests in flight; then one clock advance completes them all.
+    const stockBefore = await readStock(db.pool);
+    const background = await backgroundXidRate(db.pool, 1_000);
+    const closed = { create: new LatencyRecorder(), event: new LatencyRecorder() };
+    const tally = new Map<string, number>();
+    if (statements) await resetStatementStats(db.pool);
+    const p = ctx.progress(`marketplace: ${options.orders} orders, concurrency ${options.concurrency}`, options.orders);
+    const x0 = await currentXid(db.pool);
+    const t0 = performance.now();
+    await closedLoop(options.orders, options.concurrency, async (i) => {
+      await driveMarketplaceOrder(i, 'tp-', closed, { ...drive, tally });
+    }, (done) => p.update(done));
+    const t1 = performance.now();
+    const xLoad = await writingSince(db.pool, x0);
+    const x1 = await currentXid(db.pool);
+    await passReturnWindow(client);
+    const t2 = performance.now();
+    const xClock = await writingSince(db.pool, x1);
+    p.done(`+ return windows in ${((t2 - t1) / 1000).toFixed(1)} s`);
+    // One writing probe ran between the two counts (x1's own transaction).
+    const writing = xLoad + 1 + xClock;
+    const profile = statements ? await topStatements(db.pool, 40) : null;
+    const calls = statements ? await statementCalls(db.pool) : null;
+    const check = await checkMarketplaceOrders(db.pool, 'tp-', options.orders, stockBefore, tally);
+    problems.push(...check.problems);
+
+    // Open loop: R requests/s for S seconds: R/3 orders/s, each POST followed by its two seller answers.
+    const orderRate = options.rate / 3;
+    const latOrders = Math.max(1, Math.round(orderRate * options.rateSeconds));
+    const open = { create: new LatencyRecorder(), event: new LatencyRecorder() };
+    const stockBeforeOpen = await readStock(db.pool);
+    const tallyOpen = new Map<string, number>();
+    const pl = ctx.progress(`marketplace latency: ${options.rate} requests/s (${round(orderRate, 1)} orders/s)`, latOrders);
+    const tl0 = performance.now();
+    await openLoop(latOrders, orderRate, async (i) => {
+      await driveMarketplaceOrder(i, 'lat-', open, { ...drive, tally: tallyOpen });
+    }, (done) => pl.update(done));
+    const openSeconds = (performance.now() - tl0) / 1000;
+    pl.done();
+    await passReturnWindow(client);
+    const checkOpen = await checkMarketplaceOrders(db.pool, 'lat-', latOrders, stockBeforeOpen, tallyOpen);
+    problems.push(...checkOpen.problems.map((m) => `open loop: ${m}`));
+
+    let deliveries = 0;
+    if (receiver) {
+      // Every order event reaches every subscription once.
+      const { rows } = await db.pool.query<{ n: string }>('SELECT count(*) AS n FROM outbox');
+      const expected = Number(rows[0].n) * options.webhooks;
+      await waitFor(async () => receiver!.distinct() >= expected, 120_000);
+      deliveries = receiver.distinct();
+      if (deliveries !== expected) problems.push(`webhooks: ${deliveries} distinct deliveries, expected ${expected}`);
+    }
+    const stats = await client.expect<{ liveOrders: number }>(200, 'GET', '/api/v1/runtime/stats');
+
+    const seconds = (t2 - t0) / 1000;
+    const numbers: MarketplaceNumbers = {
+      orders: options.orders,
+      concurrency: options.concurrency,
+      seconds,
+      ordersPerSecond: options.orders / seconds,
+      writingTxPerOrder: writing / options.orders,
+      writingTxPerOrderLoad: xLoad / options.orders,
+      writingTxPerOrderClock: (xClock + 1) / options.orders,
+      backgroundXidPerSecond: background,
+      loadSeconds: (t1 - t0) / 1000,
+      clockSeconds: (t2 - t1) / 1000,
+      closedLoop: { create: closed.create.summary(), event: closed.event.summary() },
+      openLoop: { ordersPerSecond: orderRate, requestsPerSecond: options.rate, seconds: openSeconds, create: open.create.summary(), event: open.event.summary() },
+      statementsPerOrder: calls === null ? null : calls / options.orders,
+      webhookSubscribers: options.webhooks,
+      webhookDeliveries: deliveries,
+      liveOrdersIdle: stats.liveOrders,
+    };
+    const ol = numbers.openLoop;
+    return {
+      scenario: 'marketplace',
+      setup:
+        `${options.orders} orders over ${options.skus} SKUs per seller, concurrency ${options.concurrency}; latency at ${options.rate} requests/s ` +
+        `(${round(orderRate, 1)} orders/s, each POST + 2 events) for ${options.rateSeconds} s; ${options.webhooks} webhook subscribers; ` +
+        `${ctx.stack.redisUrl ? 'Redis' : 'in-process'} scheduler; ${ctx.stack.kind} PostgreSQL`,
+      rows: [
+        row('orders completed/s', round(numbers.ordersPerSecond, 1), 'orders/s'),
+        row('  of which: create + 2 events', round(options.orders / numbers.loadSeconds, 1), 'orders/s'),
+        row('  of which: return windows (test clock, serial)', round(options.orders / numbers.clockSeconds, 1), 'orders/s'),
+        row('writing transactions per order', round(numbers.writingTxPerOrder, 2), 'tx', '<= 8', numbers.writingTxPerOrder <= 8),
+        row('  of which: create + 2 events / clock', `${round(numbers.writingTxPerOrderLoad, 2)} / ${round(numbers.writingTxPerOrderClock, 2)}`),
+        row('SQL statements per order', numbers.statementsPerOrder === null ? 'n/a' : round(numbers.statementsPerOrder, 1)),
+        row(`POST /orders p50/p99 (closed loop, C=${options.concurrency})`, `${numbers.closedLoop.create.p50} / ${numbers.closedLoop.create.p99}`, 'ms'),
+        row(`event delivery p50/p99 (closed loop, C=${options.concurrency})`, `${numbers.closedLoop.event.p50} / ${numbers.closedLoop.event.p99}`, 'ms'),
+        row(`POST /orders p50/p99 at ${ol.requestsPerSecond} req/s`, `${ol.create.p50} / ${ol.create.p99}`, 'ms', 'p99 < 25 ms', ol.create.p99 < 25),
+        row(`event delivery p50/p99 at ${ol.requestsPerSecond} req/s`, `${ol.event.p50} / ${ol.event.p99}`, 'ms', 'p99 < 25 ms', ol.event.p99 < 25),
+        row('webhook subscribers attached', options.webhooks),
+        row('completed exactly once (closed + open loop)', `${check.completed + checkOpen.completed}/${options.orders + latOrders}`, undefined, 'all', problems.length === 0),
+      ],
+      data: { ...numbers, skus: options.skus, statements: profile, check: { ...check, duplicates: check.duplicates.slice(0, 20) }, checkOpen: { ...checkOpen, duplicates: checkOpen.duplicates.slice(0, 20) } },
+      problems,
+      numbers,
+    };
+  } finally {
+    client.close();
+    await service.stop();
+    await receiver?.close();
+    await db.drop();
+  }
+}
+
+export function round(n: number, digits: number): number {
+  const f = 10 ** digits;
+  return Math.round(n * f) / f;
+}

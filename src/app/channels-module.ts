@@ -1,0 +1,36 @@
+// Channels module: integrations, the signed inbound routes, the storefront-platform and EDI 850 adapters.
+import type { ServiceModule } from './service-module.js';
+import { integrationSealKey } from '../channels/integrations/integration-store.js';
+import { purgeReceipts } from '../channels/signed/event-receipts.js';
+import { integrationRoutes } from '../http/routes/integration-routes.js';
+import { signedWebhookRoutes } from '../http/routes/signed-webhook-routes.js';
+import { channelAdapterRoutes } from '../http/routes/channel-adapter-routes.js';
+
+/** Receipts of signed events outlive their 5-minute window by at most this long. */
+const RECEIPT_PURGE_INTERVAL_MS = 10 * 60 * 1000;
+
+export const channelsModule: ServiceModule = (ctx) => {
+  const engine = ctx.engine;
+  if (!engine) throw new Error('the channels module needs the engine module first');
+  const { db, clock, logger } = ctx;
+  const sealKey = integrationSealKey(ctx.secretKey);
+  const log = logger.child({ component: 'channels' });
+  ctx.routes.push(
+    ...integrationRoutes({ db, clock, logger, sealKey }),
+    ...signedWebhookRoutes({ db, clock, engine, sealKey }),
+    ...channelAdapterRoutes({ db, clock, engine, logger: log }),
+  );
+
+  let timer: NodeJS.Timeout | null = null;
+  const purge = () => purgeReceipts(db, clock.now()).catch((err) => log.warn({ err: (err as Error).message }, 'signed event receipt purge failed'));
+  return {
+    start: async () => {
+      await purge();
+      timer = setInterval(() => void purge(), RECEIPT_PURGE_INTERVAL_MS);
+      timer.unref();
+    },
+    stop: async () => {
+      if (timer) clearInterval(timer);
+    },
+  };
+};

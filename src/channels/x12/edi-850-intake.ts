@@ -1,0 +1,77 @@
+// The EDI 850 adapter: one interchange in, one inbound start per purchase order, one result per transaction (spec "EDI 850 adapter").
+import type { OrderServiceDeps } from '../../app/orders/start-order.js';
+import { DomainError, forbidden } from '../../domain/errors.js';
+import { inboundOrderBodySchema } from '../../domain/order-input-schema.js';
+import type { Logger } from '../../logging/logger.js';
+import { readChannelSettings } from '../channel-settings.js';
+import { startInboundOrder } from '../inbound/inbound-start.js';
+import { mapX12850, type X12850Result } from './x12-850-mapper.js';
+import { X12EnvelopeError } from './x12-envelope-error.js';
+
+/** One transaction's outcome: the status its inbound start alone would answer (201, 200 replay, 400, 409, 422). */
+export interface Edi850Result {
+  control: string;
+  poNumber?: string;
+  status: number;
+  orderId?: string;
+  flowId?: string;
+  replayed?: true;
+  error?: string;
+}
+
+export interface Edi850Response {
+  sender: string;
+  results: Edi850Result[];
+}
+
+export interface Edi850Deps extends OrderServiceDeps {
+  logger: Logger;
+}
+
+/**
+ * 400 for a body that is not one readable interchange; 403 when the sender (ISA06) is not in
+ * the workspace partner list; otherwise 200 with a result per transaction set, in order. Each
+ * 850 starts (or replays) a b2b order for the partner's customer; anything else is a 400 result.
+ * Tolerated envelope oddities (GS01 codes, IEA02 mismatches, repeated control numbers) are logged.
+ */
+export async function receiveEdi850(deps: Edi850Deps, rawBody: Buffer, startedBy: string): Promise<Edi850Response> {
+  if (rawBody.toString('utf8').trim() === '') throw new DomainError('empty_body', 'The body is empty: send one X12 interchange', 400);
+  let mapping;
+  try {
+    mapping = mapX12850(rawBody);
+  } catch (err) {
+    if (err instanceof X12EnvelopeError) throw new DomainError('x12_envelope', err.message, 400);
+    throw err;
+  }
+  const { sender } = mapping;
+  const settings = await readChannelSettings(deps.db);
+  const customerId = Object.hasOwn(settings.ediPartners, sender) ? settings.ediPartners[sender] : undefined;
+  if (customerId === undefined) throw forbidden(`EDI sender ${sender} is not in the partner list`);
+  if (mapping.warnings.length > 0) deps.logger.info({ sender, warnings: mapping.warnings }, 'EDI interchange read with tolerated envelope oddities');
+
+  const results: Edi850Result[] = [];
+  for (const result of mapping.results) results.push(await startTransaction(deps, result, customerId, startedBy));
+  return { sender, results };
+}
+
+/** Starts one mapped 850; its failure becomes that transaction's status, never the request's. */
+async function startTransaction(deps: Edi850Deps, result: X12850Result, customerId: string, startedBy: string): Promise<Edi850Result> {
+  const head = { control: result.control, ...(result.poNumber !== undefined ? { poNumber: result.poNumber } : {}) };
+  if (!result.ok) return { ...head, status: 400, error: result.error };
+  const parsed = inboundOrderBodySchema.safeParse({ ...result.order, customerId });
+  if (!parsed.success) {
+    const detail = parsed.error.issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; ');
+    return { ...head, status: 400, error: `The purchase order does not make a valid order: ${detail}` };
+  }
+  try {
+    // The fingerprint covers the purchase order as sent; the partner's customer is the server's lookup.
+    const outcome = await startInboundOrder(deps, { body: parsed.data, via: 'edi', startedBy, sent: result.order });
+    return outcome.replayed
+      ? { ...head, status: 200, orderId: outcome.orderId, flowId: outcome.flowId, replayed: true }
+      : { ...head, status: 201, orderId: outcome.orderId, flowId: outcome.flowId };
+  } catch (err) {
+    if (err instanceof DomainError && err.status < 500) return { ...head, status: err.status, error: err.message };
+    deps.logger.error({ err, control: result.control }, 'EDI transaction failed to start');
+    return { ...head, status: 500, error: 'Internal error' };
+  }
+}

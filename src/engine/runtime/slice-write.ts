@@ -1,0 +1,156 @@
+// The slice's writes as one statement: data-modifying CTEs for the engine's tables, then the orders row.
+//
+// Everything a run slice changes in the engine's own tables (node records, waits, timers,
+// timeline, outbox, the orders row) is collected in memory while the slice runs and written
+// here, after the steps, in one round trip. The sub-statements touch different rows (never
+// one row twice) and read nothing the others write, which is what data-modifying WITH
+// requires; each runs to completion whether or not the main statement reads it.
+import type { NewTimer } from '../scheduler/timer-store.js';
+import { nodeRecordsJson, nodeRecordUpsertSql, type NodeRecord } from './node-record.js';
+import { outboxInsertSql } from './outbox.js';
+import { timelineInsertSql, timelineJson, type TimelineEntry } from './timeline.js';
+import type { WaitRow } from './waits.js';
+
+/** An open wait the slice closed (it was open before the slice). */
+export interface WaitClose {
+  nodeId: string;
+  run: number;
+  generation: number;
+  status: string;
+  closedAt: number;
+  decidedBy: string | null;
+  note: string | null;
+}
+
+/** The orders row as the slice leaves it. */
+export interface OrderWrite {
+  status: string;
+  reason: string | null;
+  snapshot: unknown;
+  compilerVersion: number;
+  vars: Record<string, unknown>;
+  rollback: unknown;
+  waitingOn: string[];
+  waitingAt: string[];
+  waitingSince: number | null;
+  stepSeq: number;
+  instanceId: string;
+  generation: number;
+}
+
+export interface SliceWrite {
+  orderId: string;
+  now: number;
+  nodes: NodeRecord[];
+  /** Waits opened in this slice (closed ones carry their final status). */
+  newWaits: WaitRow[];
+  closedWaits: WaitClose[];
+  timers: NewTimer[];
+  /** Pending timers cancelled by id, each at its time. */
+  cancelTimers: { id: string; at: number }[];
+  /** Every pending timer of the order cancelled at this time (the run ended or was cancelled). */
+  cancelAllTimersAt: number | null;
+  timeline: TimelineEntry[];
+  outbox: { id: string; event: string; data: Record<string, unknown> }[];
+  order: OrderWrite;
+}
+
+/** Collects parameter values and hands out their placeholders. */
+class Params {
+  readonly values: unknown[] = [];
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+  json(value: unknown): string {
+    return `${this.add(JSON.stringify(value))}::jsonb`;
+  }
+}
+
+function waitInsertSql(p: Params, order: string, waits: WaitRow[]): string {
+  const rows = waits.map((w) => ({
+    node_id: w.nodeId,
+    run: w.run,
+    generation: w.generation,
+    kind: w.kind,
+    title: w.title,
+    event: w.event,
+    assignee: w.assignee,
+    amount_minor: w.amountMinor,
+    deadline: w.deadline,
+    since: w.since,
+    status: w.status,
+    decided_by: w.decidedBy,
+    note: w.note,
+    closed_at: w.closedAt,
+    timer_id: w.timerId,
+  }));
+  return `INSERT INTO order_waits (order_id, node_id, run, generation, kind, title, event, assignee, amount_minor, deadline, since, status, decided_by, note, closed_at, timer_id)
+     SELECT ${order}, w.node_id, w.run, w.generation, w.kind, w.title, w.event, w.assignee, w.amount_minor, w.deadline, w.since, w.status,
+            w.decided_by, w.note, w.closed_at, w.timer_id
+       FROM jsonb_to_recordset(${p.json(rows)}) AS w(node_id text, run int, generation int, kind text, title text, event text, assignee text,
+            amount_minor bigint, deadline bigint, since bigint, status text, decided_by text, note text, closed_at bigint, timer_id text)`;
+}
+
+function waitCloseSql(p: Params, order: string, closes: WaitClose[]): string {
+  const rows = closes.map((c) => ({ node_id: c.nodeId, run: c.run, generation: c.generation, status: c.status, closed_at: c.closedAt, decided_by: c.decidedBy, note: c.note }));
+  return `UPDATE order_waits w SET status = c.status, closed_at = c.closed_at, decided_by = c.decided_by, note = c.note
+       FROM jsonb_to_recordset(${p.json(rows)}) AS c(node_id text, run int, generation int, status text, closed_at bigint, decided_by text, note text)
+      WHERE w.order_id = ${order} AND w.node_id = c.node_id AND w.run = c.run AND w.generation = c.generation AND w.status = 'open'`;
+}
+
+/** Like timer-store `schedule` for each timer (ON CONFLICT DO NOTHING keeps scheduling idempotent). */
+function timerInsertSql(p: Params, timers: NewTimer[], now: number): string {
+  const rows = timers.map((t) => ({
+    id: t.id,
+    order_id: t.orderId ?? null,
+    kind: t.kind,
+    node_id: t.nodeId ?? null,
+    run: t.run ?? null,
+    due_at: t.dueAt,
+    payload: t.payload === undefined ? null : t.payload,
+  }));
+  return `INSERT INTO timers (id, order_id, kind, node_id, run, due_at, payload, created_at)
+     SELECT t.id, t.order_id, t.kind, t.node_id, t.run, t.due_at, t.payload, ${p.add(now)}::bigint
+       FROM jsonb_to_recordset(${p.json(rows)}) AS t(id text, order_id text, kind text, node_id text, run int, due_at bigint, payload jsonb)
+     ON CONFLICT (id) DO NOTHING`;
+}
+
+/**
+ * Both kinds of cancel (by id, and every pending timer of the order) in one UPDATE, so no
+ * timer row is updated twice in the statement; each keeps the time it was cancelled at.
+ */
+function timerCancelSql(p: Params, order: string, byId: { id: string; at: number }[], allAt: number | null): string {
+  const at = `(SELECT c.at FROM jsonb_to_recordset(${p.json(byId)}) AS c(id text, at bigint) WHERE c.id = timers.id)`;
+  const all = allAt === null ? 'NULL' : `${p.add(allAt)}::bigint`;
+  const which = [`id = ANY(${p.add(byId.map((c) => c.id))}::text[])`, allAt === null ? null : `order_id = ${order}`].filter(Boolean).join(' OR ');
+  return `UPDATE timers SET cancelled_at = coalesce(${at}, ${all}) WHERE fired_at IS NULL AND cancelled_at IS NULL AND (${which})`;
+}
+
+function orderUpdateSql(p: Params, order: string, o: OrderWrite, now: number): string {
+  const json = (v: unknown) => (v === null || v === undefined ? 'NULL' : p.json(v));
+  return `UPDATE orders SET status = ${p.add(o.status)}, reason = ${p.add(o.reason)}, snapshot = ${json(o.snapshot)},
+       compiler_version = ${p.add(o.compilerVersion)}, vars = ${p.json(o.vars)}, rollback = ${json(o.rollback)},
+       waiting_on = ${p.add(o.waitingOn)}::text[], waiting_at = ${p.add(o.waitingAt)}::text[], waiting_since = ${p.add(o.waitingSince)}::bigint,
+       step_seq = ${p.add(o.stepSeq)}, instance_id = ${p.add(o.instanceId)}, generation = ${p.add(o.generation)},
+       started = true, updated_at = ${p.add(now)}
+     WHERE id = ${order}`;
+}
+
+/** The statement that writes `w`: `WITH w0 AS (…), w1 AS (…) UPDATE orders …`, with its parameters. */
+export function sliceWriteStatement(w: SliceWrite): { text: string; values: unknown[] } {
+  const p = new Params();
+  const order = p.add(w.orderId);
+  const parts: string[] = [];
+  // The outbox insert first: it is the part that can wait on another transaction (the same event
+  // id), and pg_stat_activity shows only the start of a long statement.
+  if (w.outbox.length) parts.push(outboxInsertSql(order, `${p.add(w.now)}::bigint`, p.json(w.outbox)));
+  if (w.nodes.length) parts.push(nodeRecordUpsertSql(order, p.json(nodeRecordsJson(w.nodes))));
+  if (w.newWaits.length) parts.push(waitInsertSql(p, order, w.newWaits));
+  if (w.closedWaits.length) parts.push(waitCloseSql(p, order, w.closedWaits));
+  if (w.timers.length) parts.push(timerInsertSql(p, w.timers, w.now));
+  if (w.cancelTimers.length || w.cancelAllTimersAt !== null) parts.push(timerCancelSql(p, order, w.cancelTimers, w.cancelAllTimersAt));
+  if (w.timeline.length) parts.push(timelineInsertSql(order, p.json(timelineJson(w.timeline))));
+  const ctes = parts.length ? `WITH ${parts.map((part, i) => `w${i} AS (${part})`).join(',\n')}\n` : '';
+  return { text: `${ctes}${orderUpdateSql(p, order, w.order, w.now)}`, values: p.values };
+}
