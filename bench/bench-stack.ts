@@ -76,7 +76,7 @@ export async function openStack(options: StackOptions): Promise<BenchStack> {
     tmp = mkdtempSync(path.join(os.tmpdir(), 'oo-bench-pg-'));
     options.log?.(`starting embedded PostgreSQL in ${tmp}`);
     // Default settings (fsync and synchronous_commit on): the bench measures durable commits.
-    embedded = await startEmbeddedPostgres({ dataDir: tmp, settings: { max_connections: '200', shared_preload_libraries: 'pg_stat_statements' } });
+    embedded = await startEmbeddedPostgres({ dataDir: tmp, settings: { max_connections: '200', shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track_planning': 'on' } });
     adminUrl = embedded.url;
   }
   const runId = `${process.pid.toString(36)}${Date.now().toString(36)}`;

@@ -4,8 +4,11 @@ import type pg from 'pg';
 export interface StatementStat {
   query: string;
   calls: number;
+  /** Execution time, ms (planning not included). */
   totalMs: number;
   meanMs: number;
+  /** Planning time, ms (0 when the server does not track it). */
+  planMs: number;
   rows: number;
 }
 
@@ -27,9 +30,10 @@ export async function resetStatementStats(pool: pg.Pool): Promise<void> {
 /** The statements of this database by total execution time, most expensive first. */
 export async function topStatements(pool: pg.Pool, limit = 25): Promise<StatementStat[]> {
   const { rows } = await pool.query(
-    `SELECT regexp_replace(query, '\\s+', ' ', 'g') AS query, calls, total_exec_time AS total, mean_exec_time AS mean, rows
+    `SELECT regexp_replace(query, '\\s+', ' ', 'g') AS query, calls, total_exec_time AS total, mean_exec_time AS mean,
+            total_plan_time AS plan, rows
        FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
-      ORDER BY total_exec_time DESC LIMIT $1`,
+      ORDER BY total_exec_time + total_plan_time DESC LIMIT $1`,
     [limit],
   );
   return rows.map((r) => ({
@@ -37,14 +41,23 @@ export async function topStatements(pool: pg.Pool, limit = 25): Promise<Statemen
     calls: Number(r.calls),
     totalMs: Math.round(Number(r.total) * 10) / 10,
     meanMs: Math.round(Number(r.mean) * 1000) / 1000,
+    planMs: Math.round(Number(r.plan) * 10) / 10,
     rows: Number(r.rows),
   }));
 }
 
-/** Statements executed in this database since the last reset (every round trip the service made, BEGIN and COMMIT included). */
-export async function statementCalls(pool: pg.Pool): Promise<number> {
+export interface StatementTotals {
+  /** Statements executed (every statement the service sent, BEGIN and COMMIT included). */
+  calls: number;
+  execMs: number;
+  planMs: number;
+}
+
+/** Totals over this database's statements since the last reset. */
+export async function statementTotals(pool: pg.Pool): Promise<StatementTotals> {
   const { rows } = await pool.query(
-    `SELECT coalesce(sum(calls), 0) AS n FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+    `SELECT coalesce(sum(calls), 0) AS calls, coalesce(sum(total_exec_time), 0) AS exec, coalesce(sum(total_plan_time), 0) AS plan
+       FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())`,
   );
-  return Number(rows[0].n);
+  return { calls: Number(rows[0].calls), execMs: Number(rows[0].exec), planMs: Number(rows[0].plan) };
 }

@@ -9,9 +9,11 @@ import { driveMarketplaceOrder } from '../drive-order.js';
 import { checkMarketplaceOrders, readStock } from '../marketplace-checks.js';
 import { startService } from '../service-process.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../webhook-receiver.js';
-import { enableStatementStats, resetStatementStats, statementCalls, topStatements } from '../pg-statements.js';
+import { enableStatementStats, resetStatementStats, statementTotals, topStatements } from '../pg-statements.js';
 import { backgroundXidRate, currentXid, writingSince } from '../xact-probe.js';
 import { DAY_MS, waitFor, type ScenarioContext } from '../scenario-context.js';
+import { CpuMeter, findPostmaster, type CpuSample } from '../cpu-meter.js';
+import os from 'node:os';
 
 /** Orders run first to warm up (JIT, compiled-machine cache, pools); not measured. */
 const WARMUP_ORDERS = 50;
@@ -34,8 +36,14 @@ export interface MarketplaceNumbers {
   clockSeconds: number;
   closedLoop: { create: ReturnType<LatencyRecorder['summary']>; event: ReturnType<LatencyRecorder['summary']> };
   openLoop: { ordersPerSecond: number; requestsPerSecond: number; seconds: number; create: ReturnType<LatencyRecorder['summary']>; event: ReturnType<LatencyRecorder['summary']> };
-  /** SQL statements the service sent per order (pg_stat_statements; null when unavailable). */
+  /** CPU per order (ms): the service, PostgreSQL (embedded server only: a shared one serves others too), the load generator. */
+  cpuPerOrder: CpuSample;
+  /** Orders/s this machine's cores could complete if CPU were the only limit: cores x 1000 / CPU ms per order. */
+  cpuBoundOrdersPerSecond: number | null;
+  /** SQL statements the service sent per order, and PostgreSQL's execution and planning time for them (pg_stat_statements; null when unavailable). */
   statementsPerOrder: number | null;
+  statementExecMsPerOrder: number | null;
+  statementPlanMsPerOrder: number | null;
   webhookSubscribers: number;
   webhookDeliveries: number;
   liveOrdersIdle: number;
@@ -83,6 +91,8 @@ export async function marketplaceScenario(ctx: ScenarioContext): Promise<Scenari
     const tally = new Map<string, number>();
     if (statements) await resetStatementStats(db.pool);
     const p = ctx.progress(`marketplace: ${options.orders} orders, concurrency ${options.concurrency}`, options.orders);
+    const meter = new CpuMeter([service.pid], ctx.stack.kind === 'embedded' ? await findPostmaster(db.pool) : null);
+    const cpu0 = meter.sample();
     const x0 = await currentXid(db.pool);
     const t0 = performance.now();
     await closedLoop(options.orders, options.concurrency, async (i) => {
@@ -94,11 +104,13 @@ export async function marketplaceScenario(ctx: ScenarioContext): Promise<Scenari
     await passReturnWindow(client);
     const t2 = performance.now();
     const xClock = await writingSince(db.pool, x1);
+    const cpuPerOrder = CpuMeter.per(cpu0, meter.sample(), options.orders);
+    const cpuTotal = cpuPerOrder.postgresMs === null ? null : cpuPerOrder.serviceMs + cpuPerOrder.postgresMs + cpuPerOrder.benchMs;
     p.done(`+ return windows in ${((t2 - t1) / 1000).toFixed(1)} s`);
     // One writing probe ran between the two counts (x1's own transaction).
     const writing = xLoad + 1 + xClock;
-    const profile = statements ? await topStatements(db.pool, 40) : null;
-    const calls = statements ? await statementCalls(db.pool) : null;
+    const profile = statements ? await topStatements(db.pool, 200) : null;
+    const totals = statements ? await statementTotals(db.pool) : null;
     const check = await checkMarketplaceOrders(db.pool, 'tp-', options.orders, stockBefore, tally);
     problems.push(...check.problems);
 
@@ -144,7 +156,11 @@ export async function marketplaceScenario(ctx: ScenarioContext): Promise<Scenari
       clockSeconds: (t2 - t1) / 1000,
       closedLoop: { create: closed.create.summary(), event: closed.event.summary() },
       openLoop: { ordersPerSecond: orderRate, requestsPerSecond: options.rate, seconds: openSeconds, create: open.create.summary(), event: open.event.summary() },
-      statementsPerOrder: calls === null ? null : calls / options.orders,
+      cpuPerOrder,
+      cpuBoundOrdersPerSecond: cpuTotal ? (os.availableParallelism() * 1000) / cpuTotal : null,
+      statementsPerOrder: totals ? totals.calls / options.orders : null,
+      statementExecMsPerOrder: totals ? totals.execMs / options.orders : null,
+      statementPlanMsPerOrder: totals ? totals.planMs / options.orders : null,
       webhookSubscribers: options.webhooks,
       webhookDeliveries: deliveries,
       liveOrdersIdle: stats.liveOrders,
@@ -162,7 +178,18 @@ export async function marketplaceScenario(ctx: ScenarioContext): Promise<Scenari
         row('  of which: return windows (test clock, serial)', round(options.orders / numbers.clockSeconds, 1), 'orders/s'),
         row('writing transactions per order', round(numbers.writingTxPerOrder, 2), 'tx', '<= 8', numbers.writingTxPerOrder <= 8),
         row('  of which: create + 2 events / clock', `${round(numbers.writingTxPerOrderLoad, 2)} / ${round(numbers.writingTxPerOrderClock, 2)}`),
+        row(
+          'CPU per order: service / PostgreSQL / load generator',
+          `${cpuPerOrder.serviceMs} / ${cpuPerOrder.postgresMs ?? 'n/a'} / ${cpuPerOrder.benchMs}`,
+          'ms',
+        ),
+        row('  orders/s if CPU were the only limit', numbers.cpuBoundOrdersPerSecond === null ? 'n/a' : round(numbers.cpuBoundOrdersPerSecond, 1), 'orders/s'),
         row('SQL statements per order', numbers.statementsPerOrder === null ? 'n/a' : round(numbers.statementsPerOrder, 1)),
+        row(
+          '  PostgreSQL execution / planning time per order',
+          numbers.statementExecMsPerOrder === null ? 'n/a' : `${round(numbers.statementExecMsPerOrder, 2)} / ${round(numbers.statementPlanMsPerOrder!, 2)}`,
+          'ms',
+        ),
         row(`POST /orders p50/p99 (closed loop, C=${options.concurrency})`, `${numbers.closedLoop.create.p50} / ${numbers.closedLoop.create.p99}`, 'ms'),
         row(`event delivery p50/p99 (closed loop, C=${options.concurrency})`, `${numbers.closedLoop.event.p50} / ${numbers.closedLoop.event.p99}`, 'ms'),
         row(`POST /orders p50/p99 at ${ol.requestsPerSecond} req/s`, `${ol.create.p50} / ${ol.create.p99}`, 'ms', 'p99 < 25 ms', ol.create.p99 < 25),

@@ -15,8 +15,14 @@ import { RedisTimerIndex } from './scheduler/redis-timer-index.js';
 import type { TimerIndex } from './scheduler/timer-index.js';
 import { earliestDue } from './scheduler/timer-store.js';
 import { OutboxDispatcher } from './outbox/outbox-dispatcher.js';
+import { HandlerLane } from './scheduler/handler-lane.js';
 import { commerceNodeTypes } from '../nodes/commerce-node-types.js';
 import { bridgeChangesToRedis } from './runtime/change-feed.js';
+
+/** Handler-kind timers (webhook attempts) running at once beside the scheduler's own fire slots. */
+const HANDLER_LANE_LIMIT = 256;
+/** How long a stop waits for those runs before leaving them to their guard timers. */
+const HANDLER_LANE_GRACE_MS = 1_500;
 
 /** The engine's parts, shared by every edge (REST, channels, agents, live views). */
 export interface Engine {
@@ -67,16 +73,21 @@ export async function createEngine(ctx: ServiceContext, options: EngineOptions =
     onOutbox: () => outbox.wake(),
   });
 
+  // Handler-kind timers (webhook attempts) run beside the scheduler's slots: a hanging receiver must not delay
+  // order timers (issue "Resilience", slow receivers). The test clock still awaits each one, in due order.
+  const lane = new HandlerLane(HANDLER_LANE_LIMIT, (err, timerId) => ctx.logger.error({ err, timerId }, 'timer fire failed'));
   /** Routes a due timer to its handler by kind; order timers go to the runtime. */
-  const fire = async (timerId: string): Promise<void> => {
+  const route = async (timerId: string, beside: boolean): Promise<void> => {
     const { rows } = await ctx.db.query<{ kind: string }>('SELECT kind FROM timers WHERE id = $1', [timerId]);
     const kind = rows[0]?.kind;
     if (!kind) return;
     const handler = timerHandlers.get(kind);
-    if (handler) await handler(timerId);
-    else await runtime.fireTimer(timerId);
+    if (!handler) await runtime.fireTimer(timerId);
+    else if (beside) await lane.submit(timerId, () => handler(timerId));
+    else await handler(timerId);
   };
-  scheduler = new Scheduler({ db: ctx.db, index, clock: ctx.clock, fire, logger: ctx.logger });
+  const fire = (timerId: string) => route(timerId, false);
+  scheduler = new Scheduler({ db: ctx.db, index, clock: ctx.clock, fire: (timerId) => route(timerId, true), logger: ctx.logger });
 
   ctx.health.register('scheduler', () => scheduler.healthy());
   ctx.testClock?.addSource({
@@ -114,6 +125,7 @@ export async function createEngine(ctx: ServiceContext, options: EngineOptions =
       stop: async () => {
         if (recovery) clearInterval(recovery);
         await scheduler.stop();
+        await lane.drain(HANDLER_LANE_GRACE_MS);
         await outbox.stop();
         await index.close();
         await unbridge?.();

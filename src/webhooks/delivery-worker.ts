@@ -42,6 +42,9 @@ interface AttemptTimerPayload {
   attempt: number;
 }
 
+/** How long a stop waits for first attempts in flight (a SIGTERM must exit within 10 s, src/main.ts). */
+const STOP_GRACE_MS = 1_500;
+
 type Claim = { delivery: DeliveryRow; url: string; secret: string; guard: TimerIndexEntry | null };
 
 export class DeliveryWorker {
@@ -77,6 +80,21 @@ export class DeliveryWorker {
     const timer = await getTimer(this.deps.db, timerId);
     const payload = timer?.payload as AttemptTimerPayload | null | undefined;
     if (!payload?.deliveryId || !payload.attempt) return;
+    if (payload.attempt === 1) {
+      // Guards of one commit's deliveries fall due together and fire in id order: a guard first makes the
+      // never-attempted earlier deliveries of its subscription and order, in seq order, so none overtakes another.
+      const { rows } = await this.deps.db.query<{ id: string; subscription_id: string; order_id: string }>(
+        `SELECT d.id, d.subscription_id, d.order_id FROM webhook_deliveries d
+           JOIN webhook_deliveries x ON x.id = $1 AND d.subscription_id = x.subscription_id AND d.order_id = x.order_id
+          WHERE d.seq <= x.seq AND (d.attempts = 0 OR d.id = x.id) ORDER BY d.seq`,
+        [payload.deliveryId],
+      );
+      if (rows.length === 0) return;
+      await this.chains.run(`${rows[0].subscription_id}|${rows[0].order_id}`, async () => {
+        for (const r of rows) await this.attempt(r.id, 1, 'timer');
+      });
+      return;
+    }
     await this.attempt(payload.deliveryId, payload.attempt, 'timer');
   }
 
@@ -85,9 +103,16 @@ export class DeliveryWorker {
     while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
   }
 
-  async stop(): Promise<void> {
+  /**
+   * Stops making first attempts and waits for those in flight, at most `graceMs`: an attempt still hanging
+   * then (a receiver that does not answer) must not hold the shutdown for the outbound timeout. Its claim
+   * committed before the POST, so its guard timer makes it again after a restart, with the same id.
+   */
+  async stop(graceMs = STOP_GRACE_MS): Promise<void> {
     this.stopped = true;
-    await this.idle();
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.idle(), new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+    clearTimeout(timer);
   }
 
   private track(p: Promise<unknown>): void {

@@ -118,13 +118,16 @@ function timerInsertSql(p: Params, timers: NewTimer[], now: number): string {
 
 /**
  * Both kinds of cancel (by id, and every pending timer of the order) in one UPDATE, so no
- * timer row is updated twice in the statement; each keeps the time it was cancelled at.
+ * timer row is updated twice in the statement; each keeps the time it was cancelled at. The
+ * rows are found through the primary key and the order_id index (an OR would scan all pending).
  */
 function timerCancelSql(p: Params, order: string, byId: { id: string; at: number }[], allAt: number | null): string {
   const at = `(SELECT c.at FROM jsonb_to_recordset(${p.json(byId)}) AS c(id text, at bigint) WHERE c.id = timers.id)`;
   const all = allAt === null ? 'NULL' : `${p.add(allAt)}::bigint`;
-  const which = [`id = ANY(${p.add(byId.map((c) => c.id))}::text[])`, allAt === null ? null : `order_id = ${order}`].filter(Boolean).join(' OR ');
-  return `UPDATE timers SET cancelled_at = coalesce(${at}, ${all}) WHERE fired_at IS NULL AND cancelled_at IS NULL AND (${which})`;
+  const ids = [`SELECT unnest(${p.add(byId.map((c) => c.id))}::text[])`, allAt === null ? null : `SELECT id FROM timers WHERE order_id = ${order}`]
+    .filter(Boolean)
+    .join(' UNION ');
+  return `UPDATE timers SET cancelled_at = coalesce(${at}, ${all}) WHERE id IN (${ids}) AND fired_at IS NULL AND cancelled_at IS NULL`;
 }
 
 function orderUpdateSql(p: Params, order: string, o: OrderWrite, now: number): string {

@@ -1,6 +1,7 @@
 // Outbound webhooks against a real local receiver (OUTBOUND_ALLOW_LOOPBACK=1): subscriptions, signature over the raw
 // body, headers and body, retries on the test clock, timeout, ids (spec "Webhook subscriptions", "Delivery format",
 // "Outbound delivery statuses"; contract sections 6 and 10).
+import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { TestService } from '../../support/test-service.js';
 import { verifySignature } from '../../../src/webhooks/signature.js';
@@ -142,6 +143,32 @@ describe('delivery', () => {
     });
     expect(got.map((r) => r.body.event)).toEqual(['order.paid', 'order.shipped', 'order.completed']);
     expect(new Set(got.map((r) => r.body.id)).size).toBe(3);
+    await unsubscribe(subscription.id);
+  });
+
+  it('a subscription to ["*"] gets every event of a built-in marketplace order, in the order they happened', async () => {
+    const file = JSON.parse(readFileSync(new URL('../../../machines/tpl-marketplace-order.json', import.meta.url), 'utf8'));
+    await publishFlow(t, 'tpl-marketplace-order', file.graph, { name: file.name });
+    const { subscription } = await subscribe('/created');
+    const start = await t.call('POST', '/api/v1/orders', {
+      flowId: 'tpl-marketplace-order',
+      input: { model: 'marketplace', channel: 'marketplace', customerId: 'cust_1', lines: [{ sku: 'PAN-CAST-10', qty: 1 }, { sku: 'TENT-2P', qty: 1 }, { sku: 'MUG-1', qty: 1 }] },
+    });
+    expect(start.status, start.text).toBe(201);
+    const orderId = start.body.orderId as string;
+    for (const sellerId of ['seller_acme', 'seller_bolt'])
+      expect((await t.call('POST', `/api/v1/orders/${orderId}/events`, { event: 'seller.responded', payload: { sellerId, decision: 'accepted' } })).body.delivered).toBe(true);
+    await t.advance(15 * 86_400_000); // past the 14-day return window: payout, then completed
+    expect((await t.call('GET', `/api/v1/orders/${orderId}`)).body.status).toBe('completed');
+    const { rows } = await t.service.ctx.db.query('SELECT event FROM outbox WHERE order_id = $1 ORDER BY seq', [orderId]);
+    const written = rows.map((r) => r.event);
+    expect(written).toEqual(expect.arrayContaining(['order.shipped', 'order.paid', 'order.payout_scheduled', 'order.completed']));
+    const got = await eventually(async () => {
+      const mine = rx.on('/created').filter((r) => r.body?.orderId === orderId);
+      return mine.length === written.length ? mine : null;
+    });
+    expect(got.map((r) => r.body.event)).toEqual(written);
+    expect(got.at(-1)!.body.data).toMatchObject({ outcome: 'completed', order: { id: orderId, currency: 'USD', fxRate: 1 } });
     await unsubscribe(subscription.id);
   });
 

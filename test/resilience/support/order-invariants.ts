@@ -141,7 +141,7 @@ export interface DeliveryReport {
 /**
  * Every outbox row of the orders was dispatched and delivered to the subscription at least once;
  * each copy received carries the delivery id in header and body and the same bytes; nothing was
- * received that the database does not know.
+ * received that the database does not know. `received`: what the subscription's receiver path got.
  */
 export async function deliveryViolations(db: DbProbe, orderIds: string[], subscriptionId: string, received: ReceivedDelivery[]): Promise<DeliveryReport> {
   const out: string[] = [];

@@ -16,7 +16,7 @@ export const SIZES = FULL
       crash: { orders: 80, kills: 4 },
       redisOutage: { orders: 40 },
       postgresOutage: { orders: 40 },
-      slowReceivers: { orders: 24 },
-      shutdown: { inFlight: 24 },
+      slowReceivers: { orders: 16 },
+      shutdown: { inFlight: 16 },
       fuzzRuns: 40,
     };

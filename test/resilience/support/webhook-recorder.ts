@@ -22,17 +22,20 @@ export interface WebhookRecorder {
   received: ReceivedDelivery[];
   /** Requests on /hang still held open. */
   hanging(): number;
+  /** From now on /hang answers 200 at once (the receiver recovered). */
+  release(): void;
   close(): Promise<void>;
 }
 
 /**
- * Paths: `/ok` 200; `/fail` 500; `/hang` reads the body and never answers; `/reset` reads the body
+ * Paths: `/ok` 200; `/fail` 500; `/hang` reads the body and never answers (until `release()`); `/reset` reads the body
  * and destroys the connection without an answer. Every request is recorded before it is answered.
  */
 export async function startWebhookRecorder(): Promise<WebhookRecorder> {
   const received: ReceivedDelivery[] = [];
   const held = new Set<http.ServerResponse>();
   const sockets = new Set<Socket>();
+  let released = false;
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -56,6 +59,7 @@ export async function startWebhookRecorder(): Promise<WebhookRecorder> {
       });
       if (p === '/ok') res.writeHead(200).end('ok');
       else if (p === '/fail') res.writeHead(500).end('receiver failure');
+      else if (p === '/hang' && released) res.writeHead(200).end('ok');
       else if (p === '/hang') {
         held.add(res);
         res.on('close', () => held.delete(res));
@@ -73,6 +77,7 @@ export async function startWebhookRecorder(): Promise<WebhookRecorder> {
     url: `http://127.0.0.1:${port}`,
     received,
     hanging: () => held.size,
+    release: () => void (released = true),
     close: async () => {
       for (const s of sockets) s.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));

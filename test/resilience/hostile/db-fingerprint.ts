@@ -1,0 +1,29 @@
+// A fingerprint of everything in the database (row count and content hash per table), to prove a request changed nothing.
+import type { Queryable } from '../../../src/db/db.js';
+
+export type Fingerprint = Map<string, string>;
+
+let tableCache: string[] | null = null;
+
+/** Every base table of the public schema. */
+async function tables(db: Queryable): Promise<string[]> {
+  tableCache ??= (
+    await db.query<{ t: string }>("SELECT table_name AS t FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY 1")
+  ).rows.map((r) => r.t);
+  return tableCache;
+}
+
+/** Per table: `<rows>:<md5 over the sorted md5 of each row>`. */
+export async function dbFingerprint(db: Queryable): Promise<Fingerprint> {
+  const names = await tables(db);
+  const sql = names
+    .map((t) => `SELECT '${t}' AS t, count(*)::int AS n, md5(coalesce(string_agg(md5(x::text), '' ORDER BY md5(x::text)), '')) AS h FROM "${t}" x`)
+    .join(' UNION ALL ');
+  const { rows } = await db.query<{ t: string; n: number; h: string }>(sql);
+  return new Map(rows.map((r) => [r.t, `${r.n}:${r.h}`]));
+}
+
+/** Tables whose content differs between two fingerprints. */
+export function changedTables(before: Fingerprint, after: Fingerprint): string[] {
+  return [...after.keys()].filter((t) => before.get(t) !== after.get(t));
+}
