@@ -2,12 +2,10 @@
 import type { Db } from '../../db/db.js';
 import type { Clock } from '../../engine/clock.js';
 import type { Engine } from '../../engine/engine-module.js';
-import type { DeliverResult } from '../../engine/runtime/order-runtime.js';
-import { deliverOrderEvent } from '../../app/orders/order-commands.js';
 import { forbidden, notFound } from '../../domain/errors.js';
 import { allowsEvent, seesChannel } from '../integrations/integration.js';
 import type { VerifiedRequest } from './verify-signed-request.js';
-import { claimReceipt, confirmReceipt, releaseReceipt, type ReceiptKey } from './event-receipts.js';
+import { DuplicateSignedRequest, isDelivered, recordReceipt, type ReceiptKey } from './event-receipts.js';
 
 export interface SignedEventDeps {
   db: Db;
@@ -40,19 +38,18 @@ export async function deliverSignedEvent(deps: SignedEventDeps, verified: Verifi
   if (!rows[0] || !seesChannel(integration, rows[0].channel)) throw notFound('Order');
 
   const key: ReceiptKey = { integrationId: integration.id, signature: verified.signature };
-  const claim = await claimReceipt(deps.db, deps.clock, key, { orderId: body.orderId, event: body.event, signedAt: verified.signedAt });
-  if (!claim.claimed) return { status: 200, body: { delivered: true, duplicate: true } };
-  let result: DeliverResult;
+  const duplicate: SignedEventAnswer = { status: 200, body: { delivered: true, duplicate: true } };
+  if (await isDelivered(deps.db, key)) return duplicate;
   try {
-    result = await deliverOrderEvent(deps.engine, body.orderId, body.event, body.payload);
+    // The receipt commits with the delivery itself (one transaction): exactly one copy of a request delivers.
+    const result = await deps.engine.runtime.deliverEvent(body.orderId, body.event, body.payload ?? {}, (tx, nodeId) =>
+      recordReceipt(tx, key, { orderId: body.orderId, event: body.event, signedAt: verified.signedAt, nodeId }, deps.clock.now()),
+    );
+    if (result.delivered) return { status: 200, body: { delivered: true, nodeId: result.nodeId } };
+    // Nothing waits: either a racing copy of this request just delivered (duplicate), or nothing did (409, not recorded).
+    return (await isDelivered(deps.db, key)) ? duplicate : { status: 409, body: { delivered: false } };
   } catch (err) {
-    await releaseReceipt(deps.db, key);
+    if (err instanceof DuplicateSignedRequest) return duplicate;
     throw err;
   }
-  if (!result.delivered) {
-    await releaseReceipt(deps.db, key);
-    return { status: 409, body: { delivered: false } };
-  }
-  await confirmReceipt(deps.db, key, result.nodeId ?? null, deps.clock.now());
-  return { status: 200, body: { delivered: true, nodeId: result.nodeId } };
 }

@@ -28,6 +28,12 @@ export interface OutboxDispatcherOptions {
   batchSize?: number;
   /** Safety poll for rows committed by other nodes or missed wake-ups. */
   pollMs?: number;
+  /**
+   * How long a wake-up waits before its round, so the events of commits made meanwhile go out
+   * in the same dispatch transaction (under load one round carries many orders' events
+   * instead of one transaction per commit). The test clock's drain() does not wait.
+   */
+  coalesceMs?: number;
   onError?: (err: unknown) => void;
 }
 
@@ -35,6 +41,7 @@ export class OutboxDispatcher {
   private readonly sinks: OutboxSink[] = [];
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
+  private pendingWake: NodeJS.Timeout | null = null;
   private again = false;
   private stopped = true;
 
@@ -56,17 +63,32 @@ export class OutboxDispatcher {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    if (this.pendingWake) clearTimeout(this.pendingWake);
+    this.pendingWake = null;
     await this.running;
   }
 
-  /** Asks for a dispatch round soon (after a commit that wrote outbox rows). */
+  /** Asks for a dispatch round soon (after a commit that wrote outbox rows); wake-ups within coalesceMs share one. */
   wake(): void {
     if (this.stopped) return;
     if (this.running) {
       this.again = true;
       return;
     }
-    this.running = this.drain()
+    if (this.pendingWake) return;
+    this.pendingWake = setTimeout(() => {
+      this.pendingWake = null;
+      this.round();
+    }, this.options.coalesceMs ?? 20);
+  }
+
+  private round(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.dispatchPending()
       .then(() => undefined, (err) => this.options.onError?.(err))
       .finally(() => {
         this.running = null;
@@ -81,25 +103,38 @@ export class OutboxDispatcher {
   async drain(): Promise<number> {
     // A round already under way holds its rows locked (SKIP LOCKED would pass over them): let it finish first.
     await this.running;
+    return this.dispatchPending();
+  }
+
+  /** Dispatches batches until one comes back short: then nothing committed and unlocked was left. */
+  private async dispatchPending(): Promise<number> {
+    const size = this.options.batchSize ?? 200;
     let total = 0;
     for (;;) {
-      const n = await this.dispatchBatch();
+      const n = await this.dispatchBatch(size);
       total += n;
-      if (n === 0) return total;
+      if (n < size) return total;
     }
   }
 
-  private async dispatchBatch(): Promise<number> {
+  /**
+   * One dispatch transaction: marks up to `size` pending rows dispatched (skipping rows another
+   * round holds) and hands them to the sinks in writing order; the mark and what the sinks
+   * write commit together.
+   */
+  private async dispatchBatch(size: number): Promise<number> {
     return this.options.db.tx(async (tx) => {
       const { rows } = await tx.query(
-        `SELECT id, order_id, event, occurred_at, data FROM outbox WHERE dispatched_at IS NULL
-          ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED`,
-        [this.options.batchSize ?? 200],
+        `UPDATE outbox SET dispatched_at = $2
+          WHERE id IN (SELECT id FROM outbox WHERE dispatched_at IS NULL ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED)
+          RETURNING id, order_id, event, occurred_at, data, seq`,
+        [size, this.options.clock.now()],
       );
       if (rows.length === 0) return 0;
+      // RETURNING has no order: put the batch back in writing order.
+      rows.sort((a, b) => Number(a.seq) - Number(b.seq));
       const batch: OutboxRow[] = rows.map((r) => ({ id: r.id, orderId: r.order_id, event: r.event, occurredAt: Number(r.occurred_at), data: r.data }));
       for (const sink of this.sinks) await sink.handle(tx, batch);
-      await tx.query('UPDATE outbox SET dispatched_at = $2 WHERE id = ANY($1::text[])', [batch.map((b) => b.id), this.options.clock.now()]);
       return batch.length;
     });
   }

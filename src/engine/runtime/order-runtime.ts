@@ -144,8 +144,17 @@ export class OrderRuntime {
     });
   }
 
-  /** Delivers a business event to the node waiting for it; `{ delivered: false }` changes nothing. */
-  async deliverEvent(orderId: string, event: string, payload: Record<string, unknown>): Promise<DeliverResult> {
+  /**
+   * Delivers a business event to the node waiting for it; `{ delivered: false }` changes nothing.
+   * `onDelivered` runs inside the delivery's transaction (e.g. to record a replay receipt): if it
+   * throws, nothing of the delivery commits.
+   */
+  async deliverEvent(
+    orderId: string,
+    event: string,
+    payload: Record<string, unknown>,
+    onDelivered?: (tx: PoolClient, nodeId: string) => Promise<void>,
+  ): Promise<DeliverResult> {
     return this.command<DeliverResult>(orderId, async (tx, locked, savepoints) => {
       const { order } = locked;
       if (isFinished(order.status)) return { slice: null, result: { delivered: false } };
@@ -154,6 +163,7 @@ export class OrderRuntime {
       const slice = await this.openSlice(tx, locked, savepoints);
       slice.note('event.received', `Event ${event} received`, wait.nodeId, { event });
       await slice.resolveWait(wait, { kind: 'event', event, payload, at: slice.now() }, 'received');
+      if (onDelivered) await onDelivered(tx, wait.nodeId);
       return { slice, result: { delivered: true, nodeId: wait.nodeId } };
     });
   }

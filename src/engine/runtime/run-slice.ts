@@ -573,7 +573,7 @@ export class RunSlice {
           generation: this.order.generation,
         },
       });
-    await this.tx.query(statement.text, statement.values);
+    await this.tx.query(statement);
     void this.varsChanged;
     return outbox.map((r) => r.id);
   }

@@ -5,6 +5,7 @@
 // here, after the steps, in one round trip. The sub-statements touch different rows (never
 // one row twice) and read nothing the others write, which is what data-modifying WITH
 // requires; each runs to completion whether or not the main statement reads it.
+import { createHash } from 'node:crypto';
 import type { NewTimer } from '../scheduler/timer-store.js';
 import { nodeRecordsJson, nodeRecordUpsertSql, type NodeRecord } from './node-record.js';
 import { outboxInsertSql } from './outbox.js';
@@ -140,8 +141,24 @@ function orderUpdateSql(p: Params, order: string, o: OrderWrite, now: number): s
      WHERE id = ${order}`;
 }
 
-/** The statement that writes `w`: `WITH w0 AS (…), w1 AS (…) UPDATE orders …`, with its parameters. */
-export function sliceWriteStatement(w: SliceWrite): { text: string; values: unknown[] } {
+/** Statement names by text: one per combination of parts, so a handful per process. */
+const names = new Map<string, string>();
+
+function statementName(text: string): string {
+  let name = names.get(text);
+  if (!name) {
+    name = `oo_slice_write_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
+    names.set(text, name);
+  }
+  return name;
+}
+
+/**
+ * The statement that writes `w`: `WITH w0 AS (…), w1 AS (…) UPDATE orders …`, with its
+ * parameters, named so each pool connection parses and plans each shape once (it returns no
+ * rows, so a later column added to these tables cannot invalidate its result type).
+ */
+export function sliceWriteStatement(w: SliceWrite): { name: string; text: string; values: unknown[] } {
   const p = new Params();
   const order = p.add(w.orderId);
   const parts: string[] = [];
@@ -155,5 +172,6 @@ export function sliceWriteStatement(w: SliceWrite): { text: string; values: unkn
   if (w.cancelTimers.length || w.cancelAllTimersAt !== null) parts.push(timerCancelSql(p, order, w.cancelTimers, w.cancelAllTimersAt));
   if (w.timeline.length) parts.push(timelineInsertSql(order, p.json(timelineJson(w.timeline))));
   const ctes = parts.length ? `WITH ${parts.map((part, i) => `w${i} AS (${part})`).join(',\n')}\n` : '';
-  return { text: `${ctes}${orderUpdateSql(p, order, w.order, w.now)}`, values: p.values };
+  const text = `${ctes}${orderUpdateSql(p, order, w.order, w.now)}`;
+  return { name: statementName(text), text, values: p.values };
 }

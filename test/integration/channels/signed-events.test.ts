@@ -209,28 +209,19 @@ describe('replays and 409', () => {
     expect((await sendSigned(t, EVENTS, req)).body).toEqual({ delivered: true, duplicate: true });
   });
 
-  it('a claim left by a crashed process: a copy is a duplicate if that delivery committed, else it delivers', async () => {
-    const plantStaleClaim = async (orderId: string, header: string) => {
-      const signature = /v1=([0-9a-f]{64})/.exec(header)![1];
-      await t.service.ctx.db.query(
-        `INSERT INTO signed_event_receipts (integration_id, signature, order_id, event, state, claimed_at, expires_at)
-         VALUES ($1, $2, $3, 'seller.responded', 'delivering', $4, $5)`,
-        [seller.id, signature, orderId, now() - 61_000, now() + 300_000],
-      );
-    };
-    // The crashed delivery had committed (the engine recorded event.received after the claim).
-    const committed = await startOrder();
-    const reqA = signBody(t, seller, answer(committed));
-    await plantStaleClaim(committed, reqA.header!);
-    expect((await t.call('POST', `/api/v1/orders/${committed}/events`, { event: 'seller.responded', payload: { sellerId: 'seller_acme', decision: 'accepted' } })).body.delivered).toBe(true);
-    expect((await sendSigned(t, EVENTS, reqA)).body).toEqual({ delivered: true, duplicate: true });
-    expect((await state(committed)).waits.map((w: { nodeId: string }) => w.nodeId)).toEqual(['second']);
-    // The crashed delivery never committed: the copy takes the claim over and delivers.
-    const lost = await startOrder();
-    const reqB = signBody(t, seller, answer(lost));
-    await plantStaleClaim(lost, reqB.header!);
-    expect((await sendSigned(t, EVENTS, reqB)).body).toEqual({ delivered: true, nodeId: 'first' });
-    expect((await sendSigned(t, EVENTS, reqB)).body).toEqual({ delivered: true, duplicate: true });
+  it('the receipt commits with the delivery: a receipt exists exactly when the event was delivered', async () => {
+    const orderId = await startOrder();
+    const req = signBody(t, seller, answer(orderId));
+    const signature = /v1=([0-9a-f]{64})/.exec(req.header!)![1];
+    expect(await count(t, 'signed_event_receipts WHERE signature = $1', [signature])).toBe(0);
+    expect((await sendSigned(t, EVENTS, req)).body).toEqual({ delivered: true, nodeId: 'first' });
+    const { rows } = await t.service.ctx.db.query('SELECT state, node_id FROM signed_event_receipts WHERE signature = $1', [signature]);
+    expect(rows).toEqual([{ state: 'delivered', node_id: 'first' }]);
+    const timeline = await t.service.ctx.db.query(
+      "SELECT count(*)::int AS n FROM order_timeline WHERE order_id = $1 AND kind = 'event.received'",
+      [orderId],
+    );
+    expect(timeline.rows[0].n).toBe(1);
   });
 
   it('a finished order answers 409 too', async () => {

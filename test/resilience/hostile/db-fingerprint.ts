@@ -13,11 +13,22 @@ async function tables(db: Queryable): Promise<string[]> {
   return tableCache;
 }
 
-/** Per table: `<rows>:<md5 over the sorted md5 of each row>`. */
+/**
+ * Columns that record authenticated use, not state: an authenticated request that is then refused
+ * (a 409 for an event nobody waits for) still counts as a use of its credential.
+ */
+const USAGE_COLUMNS: Record<string, string[]> = {
+  integrations: ['last_used_at'],
+  api_tokens: ['last_used_at'],
+  sessions: ['last_used_at'],
+};
+
+/** Per table: `<rows>:<md5 over the sorted md5 of each row>` (usage columns left out). */
 export async function dbFingerprint(db: Queryable): Promise<Fingerprint> {
   const names = await tables(db);
+  const row = (t: string) => (USAGE_COLUMNS[t] ? `(to_jsonb(x) - ARRAY[${USAGE_COLUMNS[t].map((c) => `'${c}'`).join(', ')}])::text` : 'x::text');
   const sql = names
-    .map((t) => `SELECT '${t}' AS t, count(*)::int AS n, md5(coalesce(string_agg(md5(x::text), '' ORDER BY md5(x::text)), '')) AS h FROM "${t}" x`)
+    .map((t) => `SELECT '${t}' AS t, count(*)::int AS n, md5(coalesce(string_agg(md5(${row(t)}), '' ORDER BY md5(${row(t)})), '')) AS h FROM "${t}" x`)
     .join(' UNION ALL ');
   const { rows } = await db.query<{ t: string; n: number; h: string }>(sql);
   return new Map(rows.map((r) => [r.t, `${r.n}:${r.h}`]));
