@@ -23,3 +23,8 @@ export interface ScenarioResult {
 }
 
 export const row = (metric: string, value: number | string, unit?: string, target?: string, met?: boolean): ResultRow => ({ metric, value, unit, target, met });
+
+/** A scenario that could not run here (e.g. no Redis), shown as such in the table. */
+export function skipped(scenario: string, why: string): ScenarioResult {
+  return { scenario, setup: `skipped: ${why}`, rows: [{ metric: 'skipped', value: why }], data: { skipped: why }, problems: [] };
+}

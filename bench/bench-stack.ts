@@ -1,7 +1,7 @@
 // The stack a bench runs on: a PostgreSQL (server from DATABASE_URL/TEST_DATABASE_URL, else embedded) with a
 // fresh database per scenario, and Redis when a URL is given (each database gets its own key prefix).
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -10,7 +10,10 @@ import { startEmbeddedPostgres, type EmbeddedDatabase } from '../src/db/embedded
 
 export interface BenchDatabase {
   name: string;
+  /** TCP URL (the bench's own probes, pgbench). */
   url: string;
+  /** What the service connects with: `url`, or over the Unix socket with --pg-socket. */
+  serviceUrl: string;
   /** A small pool for the bench's own probes and checks (never on the service's hot path). */
   pool: pg.Pool;
   /** Drops the database and deletes its Redis keys. */
@@ -65,18 +68,34 @@ export interface StackOptions {
   redisUrl?: string | null;
   /** Keep the databases after the run (for inspection). */
   keep?: boolean;
+  /** Embedded server only: the service connects over a Unix socket instead of TCP loopback. */
+  socket?: boolean;
   log?: (line: string) => void;
 }
 
 export async function openStack(options: StackOptions): Promise<BenchStack> {
   let embedded: EmbeddedDatabase | null = null;
   let tmp: string | null = null;
+  let socketDir: string | null = null;
   let adminUrl = options.databaseUrl ?? null;
   if (!adminUrl) {
     tmp = mkdtempSync(path.join(os.tmpdir(), 'oo-bench-pg-'));
+    if (options.socket) {
+      // The server may run as another user (root starts it as postgres): the socket directory must be open to it.
+      socketDir = mkdtempSync(path.join(os.tmpdir(), 'oo-bench-sock-'));
+      chmodSync(socketDir, 0o777);
+    }
     options.log?.(`starting embedded PostgreSQL in ${tmp}`);
     // Default settings (fsync and synchronous_commit on): the bench measures durable commits.
-    embedded = await startEmbeddedPostgres({ dataDir: tmp, settings: { max_connections: '200', shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track_planning': 'on' } });
+    embedded = await startEmbeddedPostgres({
+      dataDir: tmp,
+      settings: {
+        max_connections: '200',
+        shared_preload_libraries: 'pg_stat_statements',
+        'pg_stat_statements.track_planning': 'on',
+        ...(socketDir ? { unix_socket_directories: socketDir } : {}),
+      },
+    });
     adminUrl = embedded.url;
   }
   const runId = `${process.pid.toString(36)}${Date.now().toString(36)}`;
@@ -90,11 +109,13 @@ export async function openStack(options: StackOptions): Promise<BenchStack> {
       const name = `oo_bench_${runId}_${label.replace(/[^a-z0-9]/gi, '_').toLowerCase()}_${randomBytes(2).toString('hex')}`;
       await adminQuery(admin, `CREATE DATABASE ${name}`);
       const url = withDatabase(admin, name);
+      const serviceUrl = socketDir ? `${url}?host=${encodeURIComponent(socketDir)}` : url;
       const pool = new pg.Pool({ connectionString: url, max: 4 });
       pool.on('error', () => undefined);
       const db: BenchDatabase = {
         name,
         url,
+        serviceUrl,
         pool,
         drop: async () => {
           created.delete(db);
@@ -117,6 +138,7 @@ export async function openStack(options: StackOptions): Promise<BenchStack> {
       for (const db of [...created]) await db.drop();
       if (embedded) await embedded.stop();
       if (tmp) rmSync(tmp, { recursive: true, force: true });
+      if (socketDir) rmSync(socketDir, { recursive: true, force: true });
     },
   };
 }

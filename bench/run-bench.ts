@@ -4,6 +4,10 @@ import type { ScenarioResult } from './bench-result.js';
 import { openStack } from './bench-stack.js';
 import { scenarioContext, type ScenarioContext } from './scenario-context.js';
 import { marketplaceScenario, type MarketplaceNumbers } from './scenarios/marketplace.js';
+import { pausedScenario } from './scenarios/paused.js';
+import { timersScenario } from './scenarios/timers.js';
+import { limitScenario } from './scenarios/limit.js';
+import { twoNodesScenario } from './scenarios/two-nodes.js';
 
 export interface BenchRun {
   results: ScenarioResult[];
@@ -13,7 +17,7 @@ export interface BenchRun {
 }
 
 export async function runBench(options: BenchOptions, password: string): Promise<BenchRun> {
-  const stack = await openStack({ databaseUrl: options.databaseUrl, redisUrl: options.redisUrl, keep: options.keep, log: (l) => !options.quiet && process.stderr.write(`${l}\n`) });
+  const stack = await openStack({ databaseUrl: options.databaseUrl, redisUrl: options.redisUrl, keep: options.keep, socket: options.pgSocket, log: (l) => !options.quiet && process.stderr.write(`${l}\n`) });
   const ctx: ScenarioContext = scenarioContext(options, stack, password);
   const results: ScenarioResult[] = [];
   let marketplace: MarketplaceNumbers | null = null;
@@ -24,10 +28,10 @@ export async function runBench(options: BenchOptions, password: string): Promise
       const { numbers: _numbers, ...rest } = r;
       return rest;
     },
-    paused: async () => skipped('paused', 'not implemented yet'),
-    timers: async () => skipped('timers', 'not implemented yet'),
-    limit: async () => skipped('limit', 'not implemented yet'),
-    'two-nodes': async () => skipped('two-nodes', 'not implemented yet'),
+    paused: () => pausedScenario(ctx),
+    timers: () => timersScenario(ctx),
+    limit: () => limitScenario(ctx, marketplace),
+    'two-nodes': () => twoNodesScenario(ctx),
   };
   try {
     for (const name of options.scenarios) {
@@ -38,8 +42,4 @@ export async function runBench(options: BenchOptions, password: string): Promise
     await stack.close();
   }
   return { results, stack: `${stack.kind} PostgreSQL${stack.redisUrl ? ' + Redis' : ''}`, marketplace };
-}
-
-export function skipped(scenario: string, why: string): ScenarioResult {
-  return { scenario, setup: `skipped: ${why}`, rows: [{ metric: 'skipped', value: why }], data: { skipped: why }, problems: [] };
 }

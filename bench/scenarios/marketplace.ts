@@ -62,7 +62,7 @@ export async function marketplaceScenario(ctx: ScenarioContext): Promise<Scenari
   let receiver: WebhookReceiver | null = null;
   if (options.webhooks > 0) receiver = await startWebhookReceiver();
   const service = await startService({
-    databaseUrl: db.url,
+    databaseUrl: db.serviceUrl,
     redisUrl: ctx.stack.redisUrl,
     workspaceFile,
     password: ctx.password,

@@ -108,7 +108,8 @@ const varsSchema = z.record(z.string(), z.unknown());
 /** POST /api/v1/orders body. */
 export const startOrderBodySchema = z.strictObject({
   flowId: id(ORDER_LIMITS.flowId),
-  version: z.number().int().positive().optional(),
+  /** At most the largest version PostgreSQL's integer column holds (a larger one is a 400, not a 500). */
+  version: z.number().int().positive().max(2_147_483_647).optional(),
   input: orderInputSchema,
   vars: varsSchema.optional(),
 });

@@ -38,13 +38,17 @@ export class TestClockController {
   private async doAdvance(target: number): Promise<number> {
     // Items whose run failed are skipped for the rest of this advance (their own retry rules apply later).
     const failed = new Map<DueWorkSource, string[]>(this.sources.map((s) => [s, []]));
+    // Kept in PostgreSQL before anything fires, not once per item (a write per fired timer): a
+    // restart in the middle of an advance resumes at the target, where what had not fired yet
+    // is overdue and fires at start.
+    const offsetAtTarget = target - (this.clock.now() - this.clock.offset);
+    if (offsetAtTarget > this.clock.offset) await saveClockOffset(this.db, offsetAtTarget, target);
     for (;;) {
       const candidates = await Promise.all(this.sources.map(async (s) => ({ source: s, item: await s.nextDue(target, failed.get(s)!) })));
       let next: (typeof candidates)[number] | null = null;
       for (const c of candidates) if (c.item && (!next || c.item.at < next.item!.at)) next = c;
       if (!next?.item) break;
       this.clock.advanceTo(next.item.at);
-      await saveClockOffset(this.db, this.clock.offset, this.clock.now());
       try {
         await next.item.run();
       } catch (err) {

@@ -35,6 +35,12 @@ const statusMessages: Record<number, string> = {
   415: 'Unsupported media type',
 };
 
+/** SQLSTATE 22021 (character_not_in_repertoire: a NUL byte) or 22P05 (untranslatable_character): the input's fault. */
+function isUnstorableText(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === '22021' || code === '22P05';
+}
+
 export function toErrorResponse(err: unknown): ErrorResponse {
   if (err instanceof ValidationError)
     return { status: 400, body: { error: err.message, issues: err.issues }, internal: false };
@@ -49,6 +55,9 @@ export function toErrorResponse(err: unknown): ErrorResponse {
   const status = http?.status ?? http?.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500)
     return { status, body: { error: statusMessages[status] ?? 'Bad request' }, internal: false };
+  // Text PostgreSQL cannot store (a NUL character in a query or path parameter, an untranslatable character).
+  if (isUnstorableText(err))
+    return { status: 400, body: { error: 'Invalid text: NUL characters and unpaired surrogates are not accepted' }, internal: false };
   // PostgreSQL down or restarting: fail fast with 503 and no details; the service recovers without a restart.
   if (isDatabaseUnavailable(err))
     return { status: 503, body: { error: 'Service temporarily unavailable' }, headers: { 'Retry-After': '1' }, internal: false };

@@ -1,7 +1,8 @@
 // Reads a request body once, raw bytes kept for signature checks, within a size cap (413 beyond).
 import getRawBody from 'raw-body';
 import type { Context } from 'koa';
-import { DomainError } from '../domain/errors.js';
+import { DomainError, ValidationError } from '../domain/errors.js';
+import { jsonTextProblem } from './json-text-limits.js';
 
 export const JSON_LIMIT = 1024 * 1024;
 
@@ -26,9 +27,17 @@ export async function readJsonBody(ctx: Context, limit = JSON_LIMIT): Promise<un
   if (raw.length === 0) return undefined;
   const type = ctx.get('content-type');
   if (type && !/json/i.test(type)) throw new DomainError('unsupported_media_type', 'Body must be application/json', 415);
+  const text = raw.toString('utf8');
+  checkJsonText(text);
   try {
-    return JSON.parse(raw.toString('utf8'));
+    return JSON.parse(text);
   } catch {
     throw new DomainError('invalid_json', 'Invalid JSON body', 400);
   }
+}
+
+/** 400 with an issue when a JSON text nests too deep or holds text PostgreSQL cannot store (json-text-limits.ts). */
+export function checkJsonText(text: string): void {
+  const problem = jsonTextProblem(text);
+  if (problem) throw new ValidationError([{ path: 'body', message: problem }], 'Invalid JSON body');
 }

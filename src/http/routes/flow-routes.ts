@@ -18,7 +18,7 @@ export interface FlowRouteDeps {
 /** Flow ids as the built-in flows spell them. */
 const flowId = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,99}$/, 'must be 1 to 100 of a-z, 0-9, _ and -, starting with a letter or digit');
 const flowParams = z.strictObject({ id: flowId });
-const versionParams = z.strictObject({ id: flowId, v: z.coerce.number().int().positive() });
+const versionParams = z.strictObject({ id: flowId, v: z.coerce.number().int().positive().max(2_147_483_647) });
 
 /** Spec "Flow list row". */
 export const flowListRowSchema = z.object({

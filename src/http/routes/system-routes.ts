@@ -14,9 +14,12 @@ export interface SystemRouteDeps {
   openApi: () => Record<string, unknown>;
 }
 
+/** The farthest one call moves the test clock (a far `now` would fire years of daily jobs and hang the call). */
+const MAX_CLOCK_STEP_MS = 10 * 365 * 86_400_000;
+
 const clockBody = z
   .object({
-    advanceMs: z.number().int().min(0).max(10 * 365 * 86_400_000).optional(),
+    advanceMs: z.number().int().min(0).max(MAX_CLOCK_STEP_MS).optional(),
     now: z.number().int().positive().optional(),
   })
   .strict()
@@ -76,6 +79,7 @@ export function systemRoutes(deps: SystemRouteDeps): RouteDef[] {
           const current = deps.clockNow();
           const target = body.now ?? current + (body.advanceMs ?? 0);
           if (target < current) throw new DomainError('clock_backward', 'The test clock only moves forward', 400);
+          if (target > current + MAX_CLOCK_STEP_MS) throw new DomainError('clock_too_far', 'The test clock moves at most 10 years per call', 400);
           return { body: { now: await controller.advanceTo(target) } };
         },
       }),

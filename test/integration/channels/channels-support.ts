@@ -74,14 +74,7 @@ export function signed(t: TestService, p: string, integration: TestIntegration, 
 
 export { signRequest };
 
-/** Saves and publishes a flow over REST (the workspace password is an operator). */
-export async function publishFlow(t: TestService, id: string, graph: unknown, extra: Record<string, unknown> = {}): Promise<number> {
-  const saved = await t.call('PUT', `/api/v1/flows/${id}`, { name: id, graph, ...extra });
-  if (saved.status !== 200 || saved.body.problems.length) throw new Error(`draft ${id}: ${saved.status} ${saved.text}`);
-  const published = await t.call('POST', `/api/v1/flows/${id}/publish`);
-  if (published.status !== 200) throw new Error(`publish ${id}: ${published.status} ${published.text}`);
-  return published.body.version;
-}
+export { publishFlow } from '../../support/publish-flow.js';
 
 /** Flows the channel suites run orders on. */
 export const graphs = {

@@ -11,14 +11,7 @@ export async function startOrdersService(options: TestServiceOptions = {}): Prom
   return t;
 }
 
-/** Saves a draft over REST and publishes it; returns the version number. */
-export async function publishFlow(t: TestService, id: string, graph: unknown, extra: Record<string, unknown> = {}): Promise<number> {
-  const saved = await t.call('PUT', `/api/v1/flows/${id}`, { name: id, graph, ...extra });
-  if (saved.status !== 200 || saved.body.problems.length) throw new Error(`draft ${id}: ${saved.status} ${saved.text}`);
-  const published = await t.call('POST', `/api/v1/flows/${id}/publish`);
-  if (published.status !== 200) throw new Error(`publish ${id}: ${published.status} ${published.text}`);
-  return published.body.version;
-}
+export { publishFlow } from '../../support/publish-flow.js';
 
 /** start -> wait for `payment.received` (3 d) -> completed; an approval flow; a flow that emits order events. */
 export const graphs = {

@@ -16,6 +16,7 @@ export interface JsonSchema {
   maxItems?: number;
   minLength?: number;
   maxLength?: number;
+  pattern?: string;
   format?: string;
   enum?: unknown[];
   const?: unknown;
@@ -52,7 +53,15 @@ export interface GenOptions {
   hints?: Hints;
   /** Deepest object/array nesting generated from the schema. */
   maxDepth?: number;
+  /**
+   * Only values the schema accepts (lengths and numbers up to and at their limits, odd but storable
+   * text), so bodies get past validation into the handlers; otherwise anything goes.
+   */
+  strict?: boolean;
 }
+
+/** Hostile strings a database can store (no NUL, no unpaired surrogate): the strict generator's odd text. */
+const STORABLE_HOSTILE = HOSTILE_STRINGS.filter((v) => !/\u0000|[\ud800-\udfff]/u.test(v));
 
 /** The JSON Schema of a zod schema as the request validates it (input side). */
 export function jsonSchemaOf(schema: z.ZodType): JsonSchema {
@@ -70,6 +79,22 @@ function typesOf(schema: JsonSchema): string[] {
   if (schema.properties) return ['object'];
   if (schema.items || schema.prefixItems) return ['array'];
   return [];
+}
+
+/** Strings the schema accepts: by its pattern, or any storable text of an allowed length, at the limits too. */
+function strictStringArb(s: JsonSchema, hinted: readonly unknown[]): fc.Arbitrary<unknown> {
+  const min = s.minLength ?? 0;
+  const max = Math.min(s.maxLength ?? 300, 200_000);
+  const fits = (v: string) => v.length >= min && v.length <= max;
+  const options: fc.WeightedArbitrary<unknown>[] = [];
+  if (s.pattern) options.push({ arbitrary: fc.stringMatching(new RegExp(s.pattern)).filter(fits), weight: 6 });
+  else {
+    options.push({ arbitrary: fc.string({ unit: 'grapheme', minLength: min, maxLength: Math.min(max, 30) }).filter(fits), weight: 4 });
+    options.push({ arbitrary: fc.constantFrom(...['a'.repeat(max), '\u{1F600}'.repeat(Math.floor(max / 2)), 'é'.repeat(max), ...STORABLE_HOSTILE].filter(fits)), weight: 2 });
+  }
+  const hints = hinted.filter((v) => typeof v === 'string' && fits(v));
+  if (hints.length) options.push({ arbitrary: fc.constantFrom(...hints), weight: 8 });
+  return fc.oneof(...options);
 }
 
 /** Strings for a string schema: valid lengths, the limits, one past them, hostile text. */
@@ -91,7 +116,7 @@ function stringArb(s: JsonSchema, hinted: readonly unknown[]): fc.Arbitrary<unkn
   return fc.oneof(...options);
 }
 
-function numberArb(s: JsonSchema, integer: boolean, hinted: readonly unknown[]): fc.Arbitrary<unknown> {
+function numberArb(s: JsonSchema, integer: boolean, hinted: readonly unknown[], strict = false): fc.Arbitrary<unknown> {
   const lo = s.minimum ?? (s.exclusiveMinimum !== undefined ? s.exclusiveMinimum + (integer ? 1 : Number.EPSILON) : undefined);
   const hi = s.maximum ?? (s.exclusiveMaximum !== undefined ? s.exclusiveMaximum - (integer ? 1 : Number.EPSILON) : undefined);
   const limits = [lo, hi, lo !== undefined ? lo - 1 : undefined, hi !== undefined ? hi + 1 : undefined, hi !== undefined ? hi + 0.5 : undefined].filter(
@@ -100,6 +125,11 @@ function numberArb(s: JsonSchema, integer: boolean, hinted: readonly unknown[]):
   const inRange = integer
     ? fc.integer({ min: Math.max(lo ?? -1e6, Number.MIN_SAFE_INTEGER), max: Math.min(hi ?? 1e6, Number.MAX_SAFE_INTEGER) })
     : fc.double({ min: lo ?? -1e6, max: hi ?? 1e6, noNaN: true, noDefaultInfinity: true });
+  if (strict) {
+    const accepted = (v: number) => (lo === undefined || v >= lo) && (hi === undefined || v <= hi) && (!integer || Number.isSafeInteger(v));
+    const edges = [...EDGE_NUMBERS, ...limits].filter(accepted);
+    return edges.length ? fc.oneof({ arbitrary: inRange, weight: 3 }, { arbitrary: fc.constantFrom(...edges), weight: 2 }) : inRange;
+  }
   const options: fc.WeightedArbitrary<unknown>[] = [
     { arbitrary: inRange, weight: 4 },
     { arbitrary: fc.constantFrom(...EDGE_NUMBERS, ...limits), weight: 3 },
@@ -109,8 +139,9 @@ function numberArb(s: JsonSchema, integer: boolean, hinted: readonly unknown[]):
   return fc.oneof(...options);
 }
 
-/** Any JSON value, sometimes nested deep (objects in arrays in objects…). */
-export function anyJson(depth = 0): fc.Arbitrary<unknown> {
+/** Any JSON value, sometimes nested deep (objects in arrays in objects…); storable text and sane depth when strict. */
+export function anyJson(depth = 0, strict = false): fc.Arbitrary<unknown> {
+  if (strict) return fc.oneof({ arbitrary: fc.jsonValue({ maxDepth: 3 }).filter((v) => !/\\u0000|\\ud[89a-f]/i.test(JSON.stringify(v))), weight: 6 }, { arbitrary: fc.constantFrom(...STORABLE_HOSTILE), weight: 2 }, { arbitrary: fc.integer({ min: 5, max: 40 }).map((n) => nest(n)), weight: 1 });
   return fc.oneof(
     { arbitrary: fc.jsonValue({ maxDepth: 3 }), weight: 6 },
     { arbitrary: fc.constantFrom(...HOSTILE_STRINGS), weight: 2 },
@@ -129,25 +160,29 @@ export function nest(n: number): unknown {
 export function valueArb(schema: JsonSchema, root: JsonSchema, options: GenOptions, depth = 0, name = ''): fc.Arbitrary<unknown> {
   const s = resolve(schema, root);
   const hinted = options.hints?.[name] ?? [];
-  const wrong = fc.constantFrom(...WRONG_TYPES);
-  if (depth > (options.maxDepth ?? 6)) return fc.oneof(wrong, fc.string({ maxLength: 5 }));
+  const strict = options.strict ?? false;
+  // In strict mode nothing is of the wrong type; elsewhere a wrong type turns up now and then.
+  const orWrong = (arb: fc.Arbitrary<unknown>, weight = 6): fc.Arbitrary<unknown> =>
+    strict ? arb : fc.oneof({ arbitrary: arb, weight }, { arbitrary: fc.constantFrom(...WRONG_TYPES), weight: 1 });
+  if (depth > (options.maxDepth ?? 6)) return strict ? fc.constant(null) : fc.oneof(fc.constantFrom(...WRONG_TYPES), fc.string({ maxLength: 5 }));
   const branches = s.anyOf ?? s.oneOf;
-  if (branches?.length) return fc.oneof({ arbitrary: fc.oneof(...branches.map((b) => valueArb(b, root, options, depth + 1, name))), weight: 6 }, { arbitrary: wrong, weight: 1 });
+  if (branches?.length) return orWrong(fc.oneof(...branches.map((b) => valueArb(b, root, options, depth + 1, name))));
   if (s.allOf?.length) return valueArb(Object.assign({}, ...s.allOf.map((b) => resolve(b, root))), root, options, depth, name);
-  if (s.const !== undefined) return fc.oneof({ arbitrary: fc.constant(s.const), weight: 6 }, { arbitrary: wrong, weight: 1 });
+  if (s.const !== undefined) return orWrong(fc.constant(s.const));
+  if (s.enum?.length && strict) return fc.constantFrom(...s.enum);
   if (s.enum?.length) {
     const near = s.enum.filter((v): v is string => typeof v === 'string').flatMap((v) => [v.toUpperCase(), ` ${v}`, `${v}\u0000`]);
-    return fc.oneof({ arbitrary: fc.constantFrom(...s.enum), weight: 8 }, { arbitrary: fc.constantFrom(...near, ...HOSTILE_STRINGS), weight: 1 }, { arbitrary: wrong, weight: 1 });
+    return fc.oneof({ arbitrary: fc.constantFrom(...s.enum), weight: 8 }, { arbitrary: fc.constantFrom(...near, ...HOSTILE_STRINGS), weight: 1 }, { arbitrary: fc.constantFrom(...WRONG_TYPES), weight: 1 });
   }
   const types = typesOf(s);
   const arbs: fc.Arbitrary<unknown>[] = types.map((t) => {
     switch (t) {
       case 'string':
-        return stringArb(s, hinted);
+        return strict ? strictStringArb(s, hinted) : stringArb(s, hinted);
       case 'integer':
-        return numberArb(s, true, hinted);
+        return numberArb(s, true, hinted, strict);
       case 'number':
-        return numberArb(s, false, hinted);
+        return numberArb(s, false, hinted, strict);
       case 'boolean':
         return fc.boolean();
       case 'null':
@@ -160,8 +195,8 @@ export function valueArb(schema: JsonSchema, root: JsonSchema, options: GenOptio
         return anyJson(depth);
     }
   });
-  if (arbs.length === 0) return hinted.length ? fc.oneof(fc.constantFrom(...hinted), anyJson(depth)) : anyJson(depth);
-  return fc.oneof({ arbitrary: fc.oneof(...arbs), weight: 8 }, { arbitrary: wrong, weight: 1 });
+  if (arbs.length === 0) return hinted.length ? fc.oneof(fc.constantFrom(...hinted), anyJson(depth, strict)) : anyJson(depth, strict);
+  return orWrong(fc.oneof(...arbs), 8);
 }
 
 function arrayArb(s: JsonSchema, root: JsonSchema, options: GenOptions, depth: number): fc.Arbitrary<unknown> {
@@ -169,6 +204,7 @@ function arrayArb(s: JsonSchema, root: JsonSchema, options: GenOptions, depth: n
   const item = s.items ? valueArb(s.items, root, options, depth + 1) : anyJson(depth + 1);
   const min = s.minItems ?? 0;
   const max = Math.min(s.maxItems ?? 8, 8);
+  if (options.strict) return fc.array(item, { minLength: Math.min(min, max), maxLength: Math.max(min, max) });
   const options2: fc.WeightedArbitrary<unknown>[] = [{ arbitrary: fc.array(item, { minLength: Math.min(min, max), maxLength: max }), weight: 6 }];
   // One past the limit (a large limit is checked with cheap items).
   if (s.maxItems !== undefined) options2.push({ arbitrary: fc.constant(Array.from({ length: s.maxItems + 1 }, () => 'x')), weight: 1 });
@@ -182,16 +218,23 @@ function objectArb(s: JsonSchema, root: JsonSchema, options: GenOptions, depth: 
   const fields = props.map(([key, sub]) =>
     fc
       .tuple(fc.integer({ min: 0, max: 9 }), valueArb(sub, root, options, depth + 1, key))
-      // Required fields are mostly there, optional ones half the time.
-      .map(([roll, value]) => (roll < (required.has(key) ? 9 : 5) ? ([[key, value]] as [string, unknown][]) : [])),
+      // Required fields are (mostly) there, optional ones half the time.
+      .map(([roll, value]) => (roll < (required.has(key) ? (options.strict ? 10 : 9) : 5) ? ([[key, value]] as [string, unknown][]) : [])),
   );
-  const extra = fc.oneof(
+  const closed = s.additionalProperties === false;
+  const extra = options.strict && (closed || props.length > 0) ? fc.constant([] as [string, unknown][]) : fc.oneof(
     { arbitrary: fc.constant([] as [string, unknown][]), weight: 8 },
     { arbitrary: fc.tuple(fc.constantFrom('__proto__', 'constructor', 'unknownKey', '', 'a.b', '\u0000'), anyJson(depth + 1)).map((kv) => [kv] as [string, unknown][]), weight: 2 },
   );
   const open = s.additionalProperties !== false && props.length === 0;
   const free = open
-    ? fc.array(fc.tuple(fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom(...HOSTILE_STRINGS)), typeof s.additionalProperties === 'object' ? valueArb(s.additionalProperties, root, options, depth + 1) : anyJson(depth + 1)), { maxLength: 5 })
+    ? fc.array(
+        fc.tuple(
+          fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom(...(options.strict ? STORABLE_HOSTILE : HOSTILE_STRINGS))),
+          typeof s.additionalProperties === 'object' ? valueArb(s.additionalProperties, root, options, depth + 1) : anyJson(depth + 1, options.strict),
+        ),
+        { maxLength: 5 },
+      )
     : fc.constant([] as [string, unknown][]);
   return fc.tuple(fc.tuple(...fields), extra, free).map(([parts, more, rest]) => {
     const obj: Record<string, unknown> = {};
@@ -237,9 +280,11 @@ export function rawBodyArb(validSample: fc.Arbitrary<unknown>): fc.Arbitrary<Hos
 /** Bodies for a route: mostly schema-shaped JSON (with hostile leaves), sometimes wholly wrong values or raw text. */
 export function bodyArb(schema: z.ZodType, options: GenOptions = {}): fc.Arbitrary<HostileBody> {
   const root = jsonSchemaOf(schema);
-  const shaped = valueArb(root, root, options);
+  const shaped = valueArb(root, root, { ...options, strict: false });
+  const valid = valueArb(root, root, { ...options, strict: true });
   return fc.oneof(
-    { arbitrary: shaped.map((json): HostileBody => ({ json })), weight: 12 },
+    { arbitrary: valid.map((json): HostileBody => ({ json })), weight: 10 },
+    { arbitrary: shaped.map((json): HostileBody => ({ json })), weight: 8 },
     // Deep nesting inside an otherwise plausible body: every free-form field gets it somewhere.
     { arbitrary: fc.tuple(shaped, fc.integer({ min: 50, max: 3_000 })).map(([v, n]): HostileBody => ({ json: v && typeof v === 'object' && !Array.isArray(v) ? { ...v, vars: nest(n), payload: nest(n), meta: { deep: nest(n) } } : nest(n) })), weight: 1 },
     { arbitrary: anyJson().map((json): HostileBody => ({ json })), weight: 1 },
