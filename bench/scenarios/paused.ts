@@ -8,6 +8,7 @@ import { LatencyRecorder } from '../latency-recorder.js';
 import { marketplaceOrderBody, orderLines, sellerAccepts } from '../marketplace-order.js';
 import { startService } from '../service-process.js';
 import type { ScenarioContext } from '../scenario-context.js';
+import { collectGarbage, inspectorUrl } from '../inspector-gc.js';
 import { round } from './marketplace.js';
 
 const MB = 1024 * 1024;
@@ -33,27 +34,41 @@ export async function pausedScenario(ctx: ScenarioContext): Promise<ScenarioResu
     redisUrl: ctx.stack.redisUrl,
     workspaceFile: writeBenchWorkspace({ skus: options.skus }),
     password: ctx.password,
-    nodeArgs: options.serviceNodeArgs,
+    // The inspector lets the bench force a full GC before each reading (no other use; bound to loopback).
+    nodeArgs: [...options.serviceNodeArgs, '--inspect=127.0.0.1:0'],
   });
+  const inspector = inspectorUrl(service.output());
+  /** Memory after a full GC (retained memory), or as it stands when the inspector is not there. */
+  const memory = async (): Promise<{ rss: number; stats: RuntimeStats }> => {
+    if (inspector) await collectGarbage(inspector);
+    await settle(500);
+    return { rss: service.rss(), stats: await client.expect<RuntimeStats>(200, 'GET', '/api/v1/runtime/stats') };
+  };
   const client = new BenchClient(service.url, ctx.password, options.concurrency * 2);
   const problems: string[] = [];
   const start = async (n: number): Promise<string> =>
     (await client.expect<{ orderId: string }>(201, 'POST', '/api/v1/orders', marketplaceOrderBody(`paused-${n}`, orderLines(n, options.skus)))).orderId;
   try {
     await closedLoop(WARMUP_ORDERS, options.concurrency, async (i) => void (await start(-1 - i)));
-    await settle(3_000);
-    const before = { rss: service.rss(), stats: await client.expect<RuntimeStats>(200, 'GET', '/api/v1/runtime/stats') };
+    await settle(2_000);
+    const before = await memory();
 
     const ids: string[] = new Array(total);
     const p = ctx.progress(`paused: ${total} orders waiting on sellers`, total);
+    // RSS along the way: a slope over many points says more than two readings a GC apart.
+    const samples: { orders: number; rss: number }[] = [{ orders: 0, rss: before.rss }];
+    const every = Math.max(1, Math.floor(total / 20));
     const t0 = performance.now();
     await closedLoop(total, options.concurrency, async (i) => {
       ids[i] = await start(i);
-    }, (done) => p.update(done));
+    }, (done) => {
+      p.update(done);
+      if (done % every === 0) samples.push({ orders: done, rss: service.rss() });
+    });
     const createSeconds = (performance.now() - t0) / 1000;
     p.done();
-    await settle(3_000);
-    const after = { rss: service.rss(), stats: await client.expect<RuntimeStats>(200, 'GET', '/api/v1/runtime/stats') };
+    await settle(2_000);
+    const after = await memory();
     const { rows } = await db.pool.query<{ n: string }>(`SELECT count(*) AS n FROM orders WHERE status = 'waiting' AND external_id LIKE 'paused-%' AND external_id NOT LIKE 'paused--%'`);
     const waiting = Number(rows[0].n);
     if (waiting !== total) problems.push(`${waiting} of ${total} orders waiting`);
@@ -71,6 +86,8 @@ export async function pausedScenario(ctx: ScenarioContext): Promise<ScenarioResu
     const final = await client.expect<RuntimeStats>(200, 'GET', '/api/v1/runtime/stats');
 
     const growth = after.rss - before.rss;
+    samples.push({ orders: total, rss: after.rss });
+    const slope = leastSquaresSlope(samples.map((x) => [x.orders, x.rss]));
     const e = event.summary();
     const data = {
       orders: total,
@@ -82,21 +99,25 @@ export async function pausedScenario(ctx: ScenarioContext): Promise<ScenarioResu
       heapBefore: before.stats.memory.heapUsed,
       heapAfter: after.stats.memory.heapUsed,
       rssPer10kOrders: (growth / total) * 10_000,
+      rssSlopePer10kOrders: slope * 10_000,
+      rssSamples: samples,
       liveOrders: after.stats.liveOrders,
       liveOrdersAfterEvents: final.liveOrders,
       event: e,
     };
-    // The issue's target is for 100,000 orders; a smaller run is held to the same bytes per order.
-    const budget = 50 * MB * (total / 100_000);
+    // The target is for 100,000 orders; a smaller run reports its growth without a verdict.
+    const full = total >= 100_000;
     return {
       scenario: 'paused',
-      setup: `${total} marketplace orders waiting on two sellers (created at concurrency ${options.concurrency}); ${EVENTS} events one at a time to random ones`,
+      setup:
+        `${total} marketplace orders waiting on two sellers (created at concurrency ${options.concurrency}); memory read after a full GC ` +
+        `(${inspector ? 'forced through the inspector' : 'not forced: no inspector'}); ${EVENTS} events one at a time to random ones`,
       rows: [
         row('orders waiting', waiting, undefined, String(total), waiting === total),
         row('RSS before / after', `${round(before.rss / MB, 1)} / ${round(after.rss / MB, 1)}`, 'MB'),
-        row('RSS growth', round(growth / MB, 1), 'MB', total === 100_000 ? '< 50 MB' : `< ${round(budget / MB, 1)} MB (50 MB per 100k)`, growth < budget),
-        row('RSS per 10,000 waiting orders', round(data.rssPer10kOrders / MB, 2), 'MB'),
-        row('heap used before / after', `${round(before.stats.memory.heapUsed / MB, 1)} / ${round(after.stats.memory.heapUsed / MB, 1)}`, 'MB'),
+        row('RSS growth', round(growth / MB, 1), 'MB', full ? '< 50 MB' : '< 50 MB at 100,000', full ? growth < 50 * MB : undefined),
+        row('RSS per 10,000 waiting orders (after - before / trend over 20 samples)', `${round(data.rssPer10kOrders / MB, 2)} / ${round(data.rssSlopePer10kOrders / MB, 2)}`, 'MB'),
+        row('heap used after GC, before / after', `${round(before.stats.memory.heapUsed / MB, 1)} / ${round(after.stats.memory.heapUsed / MB, 1)}`, 'MB'),
         row('live actors while idle', after.stats.liveOrders, undefined, '0', after.stats.liveOrders === 0),
         row('event to a random paused order p50/p99', `${e.p50} / ${e.p99}`, 'ms', 'p99 < 20 ms', e.p99 < 20),
         row('orders created/s (POST /orders only)', round(data.createPerSecond, 1), 'orders/s'),
@@ -109,4 +130,15 @@ export async function pausedScenario(ctx: ScenarioContext): Promise<ScenarioResu
     await service.stop();
     await db.drop();
   }
+}
+
+/** Slope of the least-squares line through the points (y per x). */
+function leastSquaresSlope(points: [number, number][]): number {
+  const n = points.length;
+  if (n < 2) return 0;
+  const mx = points.reduce((s, [x]) => s + x, 0) / n;
+  const my = points.reduce((s, [, y]) => s + y, 0) / n;
+  const num = points.reduce((s, [x, y]) => s + (x - mx) * (y - my), 0);
+  const den = points.reduce((s, [x]) => s + (x - mx) ** 2, 0);
+  return den === 0 ? 0 : num / den;
 }

@@ -14,6 +14,11 @@ export class Db implements Queryable {
     this.pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5_000 });
     // An idle client losing its server must not crash the process; the next query reconnects.
     this.pool.on('error', () => undefined);
+    // Nor a checked-out one: pg emits 'error' on a client whose server goes away even while no query
+    // and no checkout listens (a PostgreSQL stop: 57P01, then the socket's end), and an unheard 'error'
+    // event crashes the process (node-postgres #2762). The next query on that client fails instead, and
+    // the pool discards a client that is no longer queryable when it is released.
+    this.pool.on('connect', (client) => client.on('error', () => undefined));
   }
 
   query<R extends pg.QueryResultRow = any>(text: string, params?: unknown[]): Promise<pg.QueryResult<R>> {
@@ -23,11 +28,6 @@ export class Db implements Queryable {
   /** Runs `fn` inside BEGIN/COMMIT on one client; rolls back on any throw. */
   async tx<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
-    // A checked-out client whose server goes away between two queries emits 'error'; unheard, that would
-    // crash the process. The next query on it fails instead, and the release below discards it.
-    let broken: Error | null = null;
-    const onError = (err: Error) => void (broken = err);
-    client.on('error', onError);
     try {
       await client.query('BEGIN');
       const result = await fn(client);
@@ -37,8 +37,7 @@ export class Db implements Queryable {
       await client.query('ROLLBACK').catch(() => undefined);
       throw err;
     } finally {
-      client.off('error', onError);
-      client.release(broken ?? undefined);
+      client.release();
     }
   }
 

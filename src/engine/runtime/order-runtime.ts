@@ -198,7 +198,12 @@ export class OrderRuntime {
    * timer fired twice or for a wait already answered does nothing.
    */
   async fireTimer(timerId: string): Promise<void> {
-    const { rows } = await this.deps.db.query<{ order_id: string | null }>('SELECT order_id FROM timers WHERE id = $1', [timerId]);
+    // Already fired or cancelled (a second claimer, a sweep re-adding it): nothing to do, and no need
+    // to lock the order to find out. The claim inside the command still decides a race.
+    const { rows } = await this.deps.db.query<{ order_id: string | null }>(
+      'SELECT order_id FROM timers WHERE id = $1 AND fired_at IS NULL AND cancelled_at IS NULL',
+      [timerId],
+    );
     const orderId = rows[0]?.order_id;
     if (!orderId) return;
     await this.command(orderId, async (tx, locked, savepoints) => {

@@ -23,7 +23,7 @@ import { outboxRows, type OutboxEvent } from './outbox.js';
 import { openWaits, type WaitRow } from './waits.js';
 import { orderSummary } from './order-summary.js';
 import { sliceWriteStatement, type WaitClose } from './slice-write.js';
-import { watchOrdersWrites } from './orders-write-watch.js';
+import { stepClient } from './step-client.js';
 import { StepSavepointNeeded } from './step-savepoint-needed.js';
 
 /** Upper bound of actions in one slice: a flow that never waits is a bug, not a workload. */
@@ -71,7 +71,7 @@ export class RunSlice {
   private cancelAllTimersAt: number | null = null;
   /** A step updated the orders row since the slice last read it. */
   private orderStale = false;
-  /** The transaction as steps see it: the same client, watched for writes to the orders row. */
+  /** The transaction as steps see it (step-client.ts): the same client, watched for writes to the orders row. */
   private readonly stepTx: PoolClient;
 
   private constructor(
@@ -80,7 +80,7 @@ export class RunSlice {
     readonly flow: CompiledFlow,
     private readonly deps: SliceDeps,
   ) {
-    this.stepTx = watchOrdersWrites(tx, () => {
+    this.stepTx = stepClient(tx, () => {
       this.orderStale = true;
     });
   }
