@@ -108,15 +108,7 @@ export async function insertPerson(q: Queryable, p: NewPerson): Promise<Person> 
   return toPerson(rows[0]);
 }
 
-type Updatable = {
-  role: Role;
-  enabled: boolean;
-  passwordHash: string | null;
-  passwordTemporary: boolean;
-  totpSecret: string | null;
-  totpEnabledAt: number | null;
-  totpPendingSecret: string | null;
-};
+type Updatable = Pick<Person, 'role' | 'enabled' | 'passwordHash' | 'passwordTemporary' | 'totpSecret' | 'totpEnabledAt' | 'totpPendingSecret'>;
 const COLUMN_OF: Record<keyof Updatable, string> = {
   role: 'role',
   enabled: 'enabled',
