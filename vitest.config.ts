@@ -25,15 +25,26 @@ export default defineConfig({
         },
       },
       {
-        // Child-process crash and outage scenarios plus hostile input (test/resilience, docs/reliability.md):
+        // Crash, outage and shutdown scenarios with the service as child processes (docs/reliability.md):
         // short form in `npm test`, full form with RESILIENCE=full (`npm run test:resilience`). Runs after the
-        // other projects, one file at a time, so its processes do not compete with them for the CPU.
+        // other projects, one file at a time, so its processes and timings do not compete for the CPU.
         test: {
           name: 'resilience',
-          include: ['test/resilience/**/*.test.ts'],
+          include: ['test/resilience/*.test.ts'],
           globalSetup: ['test/support/global-setup.ts'],
           sequence: { groupOrder: 1 },
           fileParallelism: false,
+          testTimeout: 300_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        // Property-based hostile input on every JSON route, signatures and channel input (docs/reliability.md);
+        // in-process, so it runs beside the integration tests. Sized by RESILIENCE=full like the scenarios.
+        test: {
+          name: 'hostile-input',
+          include: ['test/resilience/hostile/**/*.test.ts'],
+          globalSetup: ['test/support/global-setup.ts'],
           testTimeout: 300_000,
           hookTimeout: 120_000,
         },

@@ -97,7 +97,8 @@ async function oneScheduler(ctx: ScenarioContext, redis: boolean): Promise<{ ste
     const createRate = (PROBE_ORDERS * 1000) / (Date.now() - t0);
     await waitFor(async () => (await measure(db, 'probe-')).fired >= PROBE_ORDERS, 60_000, 200);
     const steady = await runTimers(ctx, client, db, 'steady-', Math.round(options.timerRate * options.timerSeconds), options.timerRate, createRate, label);
-    const drain = options.drain > 0 ? await runTimers(ctx, client, db, 'drain-', options.drain, Infinity, createRate, `${label} drain`) : null;
+    // The steady phase measured the creation rate over thousands of orders: a better lead for the drain.
+    const drain = options.drain > 0 ? await runTimers(ctx, client, db, 'drain-', options.drain, Infinity, steady.createPerSecond, `${label} drain`) : null;
     return { steady, drain };
   } finally {
     client.close();
