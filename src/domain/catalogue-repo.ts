@@ -1,5 +1,6 @@
 // Catalogue reads for the commerce steps: products (USD prices, seller, digital flag), sellers, locations.
 import type { Queryable } from '../db/db.js';
+import { cachedRows } from '../db/transaction-read-cache.js';
 import type { SellerSettings } from './seller-settings.js';
 
 export interface ProductRow {
@@ -23,7 +24,7 @@ export interface LocationRow {
 
 export async function productsBySku(q: Queryable, skus: readonly string[]): Promise<Map<string, ProductRow>> {
   if (skus.length === 0) return new Map();
-  const { rows } = await q.query('SELECT * FROM products WHERE sku = ANY($1::text[])', [[...new Set(skus)]]);
+  const rows = await cachedRows(q, 'products', 'SELECT * FROM products WHERE sku = ANY($1::text[])', [[...new Set(skus)].sort()]);
   return new Map(
     rows.map((r) => [
       r.sku,

@@ -1,5 +1,6 @@
 // The order's lines and totals as the commerce steps read and change them (pricing, extraction, dropping).
 import type { Queryable } from '../db/db.js';
+import { cachedRows } from '../db/transaction-read-cache.js';
 import type { OrderTotals } from './order-totals.js';
 
 export interface OrderLineRow {
@@ -29,10 +30,9 @@ function toLine(r: any): OrderLineRow {
 
 /** The order's lines in line order; dropped lines (rejected sellers) only when asked. */
 export async function readOrderLines(q: Queryable, orderId: string, opts: { includeDropped?: boolean } = {}): Promise<OrderLineRow[]> {
-  const { rows } = await q.query(
-    `SELECT * FROM order_lines WHERE order_id = $1 ${opts.includeDropped ? '' : 'AND NOT dropped'} ORDER BY line_no`,
-    [orderId],
-  );
+  const rows = await cachedRows(q, 'order_lines', `SELECT * FROM order_lines WHERE order_id = $1 ${opts.includeDropped ? '' : 'AND NOT dropped'} ORDER BY line_no`, [
+    orderId,
+  ]);
   return rows.map(toLine);
 }
 

@@ -76,14 +76,22 @@ export async function createEngine(ctx: ServiceContext, options: EngineOptions =
   // Handler-kind timers (webhook attempts) run beside the scheduler's slots: a hanging receiver must not delay
   // order timers (issue "Resilience", slow receivers). The test clock still awaits each one, in due order.
   const lane = new HandlerLane(HANDLER_LANE_LIMIT, (err, timerId) => ctx.logger.error({ err, timerId }, 'timer fire failed'));
-  /** Routes a due timer to its handler by kind; order timers go to the runtime. */
+  /**
+   * Routes a due timer to its handler by kind; order timers go to the runtime. A timer already
+   * fired or cancelled (a second claimer, a sweep re-adding it) is dropped here, before any lock;
+   * the claim inside the handler or the order's command still decides a race.
+   */
   const route = async (timerId: string, beside: boolean): Promise<void> => {
-    const { rows } = await ctx.db.query<{ kind: string }>('SELECT kind FROM timers WHERE id = $1', [timerId]);
-    const kind = rows[0]?.kind;
-    if (!kind) return;
+    const { rows } = await ctx.db.query<{ kind: string; order_id: string | null }>(
+      'SELECT kind, order_id FROM timers WHERE id = $1 AND fired_at IS NULL AND cancelled_at IS NULL',
+      [timerId],
+    );
+    if (!rows.length) return;
+    const { kind, order_id: orderId } = rows[0];
     const handler = timerHandlers.get(kind);
-    if (!handler) await runtime.fireTimer(timerId);
-    else if (beside) await lane.submit(timerId, () => handler(timerId));
+    if (!handler) {
+      if (orderId) await runtime.fireTimer(timerId, orderId);
+    } else if (beside) await lane.submit(timerId, () => handler(timerId));
     else await handler(timerId);
   };
   const fire = (timerId: string) => route(timerId, false);

@@ -4,6 +4,7 @@ import { toNodeRecord, type NodeRecord } from './node-record.js';
 import { toOrderRow, type OrderRow } from './order-row.js';
 import { toWait, type WaitRow } from './waits.js';
 import { sqlString } from './sql-literal.js';
+import { isStalePlanError, StalePreparedPlan } from './stale-prepared-plan.js';
 
 /** The locked order and what a slice needs of it, read after the lock was granted. */
 export interface LockedOrder {
@@ -13,21 +14,37 @@ export interface LockedOrder {
   waits: WaitRow[];
 }
 
+/** The three reads, prepared once per connection so each command only executes them (no parse, no plan). */
+const PREPARE_LOCK_STATEMENTS = `
+  PREPARE oo_lock_order(text) AS SELECT * FROM orders WHERE id = $1 FOR UPDATE;
+  PREPARE oo_lock_nodes(text) AS SELECT * FROM order_nodes WHERE order_id = $1;
+  PREPARE oo_lock_waits(text) AS SELECT * FROM order_waits WHERE order_id = $1 AND status = 'open' ORDER BY since, node_id`;
+
+/** Pool connections that hold the prepared lock statements (a new connection prepares them first). */
+const prepared = new WeakSet<PoolClient>();
+
 /**
- * Sends `BEGIN; SELECT … FOR UPDATE; SELECT order_nodes; SELECT open order_waits` as one
+ * Sends `BEGIN; EXECUTE lock order; EXECUTE node records; EXECUTE open waits` as one
  * simple-protocol message. The statements run one after the other, each with its own snapshot
  * (READ COMMITTED), so the two reads run after the lock is held and see what the previous
  * holder committed, exactly as separate round trips would. Leaves the transaction open (also
- * when the order does not exist: null); the caller commits or rolls back.
+ * when the order does not exist: null); the caller commits or rolls back. A prepared read made
+ * stale by another node's migration throws StalePreparedPlan (the caller drops the connection).
  */
 export async function beginAndLockOrder(client: PoolClient, orderId: string): Promise<LockedOrder | null> {
+  if (!prepared.has(client)) {
+    await client.query(PREPARE_LOCK_STATEMENTS);
+    prepared.add(client);
+  }
   const id = sqlString(orderId);
-  const results = (await client.query(
-    `BEGIN;
-     SELECT * FROM orders WHERE id = ${id} FOR UPDATE;
-     SELECT * FROM order_nodes WHERE order_id = ${id};
-     SELECT * FROM order_waits WHERE order_id = ${id} AND status = 'open' ORDER BY since, node_id`,
-  )) as unknown as { rows: any[] }[];
+  let results: { rows: any[] }[];
+  try {
+    results = (await client.query(`BEGIN; EXECUTE oo_lock_order(${id}); EXECUTE oo_lock_nodes(${id}); EXECUTE oo_lock_waits(${id})`)) as unknown as {
+      rows: any[];
+    }[];
+  } catch (err) {
+    throw isStalePlanError(err) ? new StalePreparedPlan(err) : err;
+  }
   const [, orders, nodes, waits] = results;
   if (orders.rows.length === 0) return null;
   return {

@@ -14,6 +14,10 @@ import { isFinished } from './order-row.js';
 import { RunSlice, TIMER_KINDS } from './run-slice.js';
 import { beginAndLockOrder, type LockedOrder } from './order-lock.js';
 import { StepSavepointNeeded } from './step-savepoint-needed.js';
+import { StalePreparedPlan } from './stale-prepared-plan.js';
+
+/** How many connections with stale prepared statements a command discards before giving up (pool size is 10-20). */
+const MAX_STALE_PLAN_RETRIES = 32;
 
 export interface RuntimeDeps {
   db: Db;
@@ -73,12 +77,17 @@ export class OrderRuntime {
    */
   private async command<T>(orderId: string, fn: (tx: PoolClient, locked: LockedOrder, savepoints: boolean) => Promise<{ slice: RunSlice | null; result: T }>): Promise<T> {
     return this.queue.run(orderId, async () => {
-      let outcome: { slice: RunSlice | null; result: T; outboxIds: string[] };
-      try {
-        outcome = await this.attempt(orderId, fn, false);
-      } catch (err) {
-        if (!(err instanceof StepSavepointNeeded)) throw err;
-        outcome = await this.attempt(orderId, fn, true);
+      let outcome: { slice: RunSlice | null; result: T; outboxIds: string[] } | null = null;
+      let savepoints = false;
+      for (let stale = 0; !outcome; ) {
+        try {
+          outcome = await this.attempt(orderId, fn, savepoints);
+        } catch (err) {
+          if (err instanceof StepSavepointNeeded && !savepoints) savepoints = true;
+          // Each stale connection was discarded; the pool may hand out a few more prepared before the migration.
+          else if (err instanceof StalePreparedPlan && ++stale <= MAX_STALE_PLAN_RETRIES) continue;
+          else throw err;
+        }
       }
       const { slice: done, result, outboxIds } = outcome;
       if (done) {
@@ -119,6 +128,8 @@ export class OrderRuntime {
       return { ...out, outboxIds };
     } catch (err) {
       if (!committed) await client.query('ROLLBACK').catch(() => undefined);
+      // The connection's prepared statements predate a schema change: drop it rather than reuse it.
+      if (err instanceof StalePreparedPlan) broken ??= err;
       throw err;
     } finally {
       client.off('error', onError);
@@ -193,19 +204,12 @@ export class OrderRuntime {
   }
 
   /**
-   * Fires one durable timer, idempotently: the timer row is claimed inside the order's
+   * Fires one durable timer of `orderId` (the caller read it from the pending timer row, which
+   * spares locking the order for a timer already fired), idempotently: the timer row is claimed inside the order's
    * transaction (after the order lock, the same lock order as every other command), so a
    * timer fired twice or for a wait already answered does nothing.
    */
-  async fireTimer(timerId: string): Promise<void> {
-    // Already fired or cancelled (a second claimer, a sweep re-adding it): nothing to do, and no need
-    // to lock the order to find out. The claim inside the command still decides a race.
-    const { rows } = await this.deps.db.query<{ order_id: string | null }>(
-      'SELECT order_id FROM timers WHERE id = $1 AND fired_at IS NULL AND cancelled_at IS NULL',
-      [timerId],
-    );
-    const orderId = rows[0]?.order_id;
-    if (!orderId) return;
+  async fireTimer(timerId: string, orderId: string): Promise<void> {
     await this.command(orderId, async (tx, locked, savepoints) => {
       const { order } = locked;
       const timer = await timerStore.claimAndMarkFired(tx, timerId, this.deps.clock.now());

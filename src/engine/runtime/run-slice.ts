@@ -24,6 +24,8 @@ import { openWaits, type WaitRow } from './waits.js';
 import { orderSummary } from './order-summary.js';
 import { sliceWriteStatement, type WaitClose } from './slice-write.js';
 import { stepClient } from './step-client.js';
+import { StalePreparedPlan } from './stale-prepared-plan.js';
+import { TransactionReadCache } from '../../db/transaction-read-cache.js';
 import { StepSavepointNeeded } from './step-savepoint-needed.js';
 
 /** Upper bound of actions in one slice: a flow that never waits is a bug, not a workload. */
@@ -73,6 +75,8 @@ export class RunSlice {
   private orderStale = false;
   /** The transaction as steps see it (step-client.ts): the same client, watched for writes to the orders row. */
   private readonly stepTx: PoolClient;
+  /** Reads steps repeat within this slice (slice-read-cache.ts); emptied when a step's writes are rolled back. */
+  private readonly readCache = new TransactionReadCache();
 
   private constructor(
     readonly tx: PoolClient,
@@ -80,9 +84,13 @@ export class RunSlice {
     readonly flow: CompiledFlow,
     private readonly deps: SliceDeps,
   ) {
-    this.stepTx = stepClient(tx, () => {
-      this.orderStale = true;
-    });
+    this.stepTx = stepClient(
+      tx,
+      () => {
+        this.orderStale = true;
+      },
+      this.readCache,
+    );
   }
 
   /** Opens a slice over a locked order row (with its node records and open waits when the caller read them). */
@@ -150,7 +158,7 @@ export class RunSlice {
    */
   async refreshOrder(): Promise<void> {
     this.orderStale = false;
-    const { rows } = await this.tx.query('SELECT * FROM orders WHERE id = $1', [this.order.id]);
+    const { rows } = await this.stepTx.query('SELECT * FROM orders WHERE id = $1', [this.order.id]);
     const fresh = toOrderRow(rows[0]);
     Object.assign(this.order, {
       subtotal: fresh.subtotal,
@@ -261,6 +269,9 @@ export class RunSlice {
         await this.tx.query('RELEASE SAVEPOINT step');
       } catch (err) {
         await this.tx.query('ROLLBACK TO SAVEPOINT step');
+        this.readCache.clear();
+        // A stale prepared statement is the connection's fault, not the step's: the command reruns.
+        if (err instanceof StalePreparedPlan) throw err;
         // What the failed step wrote is gone, including any update of the orders row.
         this.orderStale = false;
         return this.stepFailed(nodeId, attempt, err);
@@ -269,6 +280,7 @@ export class RunSlice {
       try {
         result = await run(this.stepContext(nodeId, attempt));
       } catch (err) {
+        if (err instanceof StalePreparedPlan) throw err;
         throw new StepSavepointNeeded(nodeId, err);
       }
     }
@@ -410,6 +422,8 @@ export class RunSlice {
         this.note('node.rolled_back', `${this.label(rec.nodeId)} undone`, rec.nodeId);
       } catch (err) {
         await this.tx.query('ROLLBACK TO SAVEPOINT undo');
+        this.readCache.clear();
+        if (err instanceof StalePreparedPlan) throw err;
         const message = err instanceof Error ? err.message : String(err);
         errors.push(`${rec.nodeId}: ${message}`);
         this.note('node.undo_failed', `Undoing ${this.label(rec.nodeId)} failed: ${message}`, rec.nodeId);

@@ -1,14 +1,12 @@
 // The transaction client as steps see it: the slice's own client, watched for writes to the orders row,
-// with steps' plain writes sent as named (prepared) statements.
+// with steps' parameterised statements sent as named (prepared) statements.
 import { createHash } from 'node:crypto';
 import type { PoolClient } from 'pg';
+import { isStalePlanError, StalePreparedPlan } from './stale-prepared-plan.js';
+import { attachReadCache, type TransactionReadCache } from '../../db/transaction-read-cache.js';
 
 /** UPDATE of the orders table (not order_lines, order_nodes …), in any spelling steps use. */
 const WRITES_ORDERS = /\bupdate\s+(?:"?public"?\.)?"?orders"?\s/i;
-
-/** INSERT / UPDATE / DELETE returning no rows: a prepared plan of it can never change result type. */
-const PLAIN_WRITE = /^\s*(?:insert|update|delete)\b/i;
-const RETURNING = /\breturning\b/i;
 
 /** Statement names by text; steps' SQL is static, so this stays small (the cap is a safety net). */
 const names = new Map<string, string>();
@@ -32,26 +30,35 @@ function statementText(arg: unknown): string {
 
 /**
  * Wraps `tx` for steps. `query` first calls `onOrdersWrite` when the statement updates the
- * orders table (so the slice re-reads the row only then), and sends a plain write with
- * parameters (`query(text, values)`, no RETURNING) as a named statement: each pool connection
- * parses and plans it once instead of on every order. Every other member is the client's own
- * (methods bound to it).
+ * orders table (so the slice re-reads the row only then), and sends a statement with
+ * parameters (`query(text, values)`) as a named statement: each pool connection parses it
+ * once instead of on every order, and PostgreSQL can keep a generic plan. A named `SELECT *`
+ * can go stale when another node's migration adds a column; that error becomes
+ * StalePreparedPlan, which the runtime answers by retrying the command on a fresh connection.
+ * Every statement is shown to the slice's read cache first, so a write drops what it read of
+ * that table. Every other member is the client's own (methods bound to it).
  */
-export function stepClient(tx: PoolClient, onOrdersWrite: () => void): PoolClient {
+export function stepClient(tx: PoolClient, onOrdersWrite: () => void, cache: TransactionReadCache): PoolClient {
   const query = (...args: unknown[]) => {
     const text = statementText(args[0]);
+    cache.sawStatement(text);
     if (WRITES_ORDERS.test(text)) onOrdersWrite();
-    if (typeof args[0] === 'string' && Array.isArray(args[1]) && args.length === 2 && PLAIN_WRITE.test(text) && !RETURNING.test(text)) {
+    if (typeof args[0] === 'string' && Array.isArray(args[1]) && args.length === 2) {
       const name = statementName(text);
-      if (name) return tx.query({ name, text, values: args[1] });
+      if (name)
+        return tx.query({ name, text, values: args[1] }).catch((err: unknown) => {
+          throw isStalePlanError(err) ? new StalePreparedPlan(err) : err;
+        });
     }
     return Reflect.apply(tx.query, tx, args);
   };
-  return new Proxy(tx, {
+  const client = new Proxy(tx, {
     get(target, prop) {
       if (prop === 'query') return query;
       const value = Reflect.get(target, prop, target);
       return typeof value === 'function' ? value.bind(target) : value;
     },
   });
+  attachReadCache(client, cache);
+  return client;
 }

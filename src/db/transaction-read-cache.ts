@@ -1,0 +1,62 @@
+// A transaction's cache of reads it repeats (a run slice's steps: the order's lines, products, workspace settings).
+import type { Queryable } from './db.js';
+
+/** Table names a statement writes: INSERT INTO t, UPDATE t, DELETE FROM t (also inside WITH). */
+const WRITE_TARGET = /\b(?:insert\s+into|update|delete\s+from)\s+(?:"?public"?\.)?"?([a-z_][a-z0-9_]*)"?/gi;
+const READ_ONLY = /^\s*select\b/i;
+/**
+ * A SELECT naming a write word (FOR UPDATE, a write in a subquery) is inspected like a write;
+ * a plain SELECT is taken as read-only (a function writing behind one is not seen: steps call none).
+ */
+const WRITE_WORD = /\b(?:insert|update|delete|merge|truncate)\b/i;
+
+/**
+ * The cache of one run slice. Entries are keyed by statement and parameters and tagged with
+ * the table they read; any statement of the slice that writes that table drops them (any
+ * statement whose targets it cannot tell drops everything), and so does a rolled-back step.
+ * Rows are cloned in and out, so a step that changes what it got cannot change what the next
+ * step reads. Inside the slice's transaction this is what a repeated read would see, except
+ * for rows another transaction committed meanwhile: the slice then acts on the earlier read,
+ * as if it had run a moment sooner.
+ */
+export class TransactionReadCache {
+  private readonly entries = new Map<string, { table: string; rows: unknown[] }>();
+
+  /** Called by the step client before every statement it sends. */
+  sawStatement(text: string): void {
+    if (this.entries.size === 0 || (READ_ONLY.test(text) && !WRITE_WORD.test(text))) return;
+    const tables = new Set([...text.matchAll(WRITE_TARGET)].map((m) => m[1].toLowerCase()));
+    if (tables.size === 0) return this.clear();
+    for (const [key, entry] of this.entries) if (tables.has(entry.table)) this.entries.delete(key);
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+
+  async read<R>(table: string, text: string, values: unknown[], load: () => Promise<R[]>): Promise<R[]> {
+    const key = `${text}\u0000${JSON.stringify(values)}`;
+    const hit = this.entries.get(key);
+    if (hit) return structuredClone(hit.rows) as R[];
+    const rows = await load();
+    this.entries.set(key, { table, rows: structuredClone(rows) });
+    return rows;
+  }
+}
+
+/** The cache behind each slice's step client (steps see the client, repositories look the cache up by it). */
+const caches = new WeakMap<object, TransactionReadCache>();
+
+export function attachReadCache(client: object, cache: TransactionReadCache): void {
+  caches.set(client, cache);
+}
+
+/**
+ * Rows of `SELECT …` reading `table`: from the slice's cache when `q` is a step's client,
+ * else straight from the database (API reads, jobs and tests always see the latest rows).
+ */
+export async function cachedRows<R = any>(q: Queryable, table: string, text: string, values: unknown[]): Promise<R[]> {
+  const cache = caches.get(q);
+  if (!cache) return (await q.query(text, values)).rows as R[];
+  return cache.read(table, text, values, async () => (await q.query(text, values)).rows as R[]);
+}

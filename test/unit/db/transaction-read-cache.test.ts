@@ -1,0 +1,82 @@
+// The per-slice read cache (docs/performance.md "Optimisations"): repeated reads are served once, writes and rollbacks drop them.
+import { describe, expect, it } from 'vitest';
+import { attachReadCache, cachedRows, TransactionReadCache } from '../../../src/db/transaction-read-cache.js';
+
+/** A fake client counting queries; `query` shows each statement to the cache like the step client does. */
+function fakeClient(cache?: TransactionReadCache) {
+  const calls: string[] = [];
+  const client = {
+    calls,
+    async query(text: string, values: unknown[] = []) {
+      cache?.sawStatement(text);
+      calls.push(text);
+      return { rows: [{ text, values, nested: { n: calls.length } }] };
+    },
+  };
+  if (cache) attachReadCache(client, cache);
+  return client;
+}
+
+const LINES = 'SELECT * FROM order_lines WHERE order_id = $1 ORDER BY line_no';
+const WORKSPACE = 'SELECT tax_rate FROM workspace WHERE id = 1';
+
+describe('TransactionReadCache', () => {
+  it('answers a repeated read with the same parameters from memory; other parameters are read', async () => {
+    const q = fakeClient(new TransactionReadCache());
+    await cachedRows(q, 'order_lines', LINES, ['o1']);
+    await cachedRows(q, 'order_lines', LINES, ['o1']);
+    await cachedRows(q, 'order_lines', LINES, ['o2']);
+    expect(q.calls).toEqual([LINES, LINES]);
+  });
+
+  it('a write to a table drops what was read of it, and only of it', async () => {
+    const q = fakeClient(new TransactionReadCache());
+    await cachedRows(q, 'order_lines', LINES, ['o1']);
+    await cachedRows(q, 'workspace', WORKSPACE, []);
+    await q.query('UPDATE order_lines SET seller_id = $3 WHERE order_id = $1 AND line_no = $2', ['o1', 1, 's']);
+    await cachedRows(q, 'order_lines', LINES, ['o1']);
+    await cachedRows(q, 'workspace', WORKSPACE, []);
+    expect(q.calls.filter((t) => t === LINES)).toHaveLength(2);
+    expect(q.calls.filter((t) => t === WORKSPACE)).toHaveLength(1);
+  });
+
+  it('a write inside a WITH and a statement it cannot read drop entries too', async () => {
+    const cache = new TransactionReadCache();
+    const q = fakeClient(cache);
+    await cachedRows(q, 'order_lines', LINES, ['o1']);
+    await q.query('WITH x AS (DELETE FROM order_lines WHERE order_id = $1) SELECT 1', ['o1']);
+    await cachedRows(q, 'order_lines', LINES, ['o1']);
+    await cachedRows(q, 'workspace', WORKSPACE, []);
+    await q.query('SELECT do_something_opaque()');
+    await cachedRows(q, 'workspace', WORKSPACE, []);
+    expect(q.calls.filter((t) => t === WORKSPACE)).toHaveLength(1); // a plain SELECT writes nothing
+    await q.query('CALL refresh_everything()');
+    await cachedRows(q, 'workspace', WORKSPACE, []);
+    expect(q.calls.filter((t) => t === LINES)).toHaveLength(2);
+    expect(q.calls.filter((t) => t === WORKSPACE)).toHaveLength(2);
+  });
+
+  it('clear() (a rolled-back step) empties it', async () => {
+    const cache = new TransactionReadCache();
+    const q = fakeClient(cache);
+    await cachedRows(q, 'order_lines', LINES, ['o1']);
+    cache.clear();
+    await cachedRows(q, 'order_lines', LINES, ['o1']);
+    expect(q.calls).toHaveLength(2);
+  });
+
+  it('a caller changing the rows it got cannot change what the next reader gets', async () => {
+    const q = fakeClient(new TransactionReadCache());
+    const first = await cachedRows<{ nested: { n: number } }>(q, 'order_lines', LINES, ['o1']);
+    first[0].nested.n = 99;
+    const second = await cachedRows<{ nested: { n: number } }>(q, 'order_lines', LINES, ['o1']);
+    expect(second[0].nested.n).toBe(1);
+  });
+
+  it('outside a slice (a client with no cache) every read goes to the database', async () => {
+    const q = fakeClient();
+    await cachedRows(q, 'order_lines', LINES, ['o1']);
+    await cachedRows(q, 'order_lines', LINES, ['o1']);
+    expect(q.calls).toHaveLength(2);
+  });
+});
