@@ -32,8 +32,8 @@ export interface BenchOptions {
   /** Where results go; null = do not write a file. */
   resultsDir: string | null;
   keep: boolean;
-  /** Embedded PostgreSQL only: the service connects over a Unix socket (cheaper per round trip than TCP loopback). */
-  pgSocket: boolean;
+  /** Embedded PostgreSQL only: the service connects over TCP loopback instead of the Unix socket (for comparison). */
+  pgTcp: boolean;
   quiet: boolean;
   /** Extra node flags for the service processes (e.g. --cpu-prof). */
   serviceNodeArgs: string[];
@@ -55,7 +55,7 @@ const HELP = `npm run bench -- [options]
   --webhooks N        webhook subscriptions attached in the marketplace scenario (default 0)
   --no-results        do not write bench/results/<date>.json
   --keep              keep the bench databases
-  --pg-socket         embedded PostgreSQL only: the service connects over a Unix socket, not TCP
+  --pg-tcp            embedded PostgreSQL only: the service connects over TCP loopback, not the Unix socket
   --quiet             no progress output
   --service-node-args="ARGS"  extra node flags for the service (e.g. --service-node-args="--cpu-prof --cpu-prof-dir=/tmp/prof")
 
@@ -89,7 +89,7 @@ export function parseBenchOptions(argv: string[], env: NodeJS.ProcessEnv = proce
       skus: { type: 'string' },
       'no-results': { type: 'boolean' },
       keep: { type: 'boolean' },
-      'pg-socket': { type: 'boolean' },
+      'pg-tcp': { type: 'boolean' },
       quiet: { type: 'boolean' },
       'service-node-args': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -122,7 +122,7 @@ export function parseBenchOptions(argv: string[], env: NodeJS.ProcessEnv = proce
     redisUrl: env.REDIS_URL || env.TEST_REDIS_URL || null,
     resultsDir: values['no-results'] ? null : 'bench/results',
     keep: Boolean(values.keep),
-    pgSocket: Boolean(values['pg-socket']),
+    pgTcp: Boolean(values['pg-tcp']),
     quiet: Boolean(values.quiet),
     serviceNodeArgs: (values['service-node-args'] ?? '').split(/\s+/).filter(Boolean),
   };

@@ -1,7 +1,7 @@
 // The stack a bench runs on: a PostgreSQL (server from DATABASE_URL/TEST_DATABASE_URL, else embedded) with a
 // fresh database per scenario, and Redis when a URL is given (each database gets its own key prefix).
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -12,7 +12,7 @@ export interface BenchDatabase {
   name: string;
   /** TCP URL (the bench's own probes, pgbench). */
   url: string;
-  /** What the service connects with: `url`, or over the Unix socket with --pg-socket. */
+  /** What the service connects with: on the embedded server its Unix socket (`url` with --pg-tcp), else `url`. */
   serviceUrl: string;
   /** A small pool for the bench's own probes and checks (never on the service's hot path). */
   pool: pg.Pool;
@@ -68,23 +68,17 @@ export interface StackOptions {
   redisUrl?: string | null;
   /** Keep the databases after the run (for inspection). */
   keep?: boolean;
-  /** Embedded server only: the service connects over a Unix socket instead of TCP loopback. */
-  socket?: boolean;
+  /** Embedded server only: the service connects over TCP loopback instead of the server's Unix socket. */
+  tcp?: boolean;
   log?: (line: string) => void;
 }
 
 export async function openStack(options: StackOptions): Promise<BenchStack> {
   let embedded: EmbeddedDatabase | null = null;
   let tmp: string | null = null;
-  let socketDir: string | null = null;
   let adminUrl = options.databaseUrl ?? null;
   if (!adminUrl) {
     tmp = mkdtempSync(path.join(os.tmpdir(), 'oo-bench-pg-'));
-    if (options.socket) {
-      // The server may run as another user (root starts it as postgres): the socket directory must be open to it.
-      socketDir = mkdtempSync(path.join(os.tmpdir(), 'oo-bench-sock-'));
-      chmodSync(socketDir, 0o777);
-    }
     options.log?.(`starting embedded PostgreSQL in ${tmp}`);
     // Default settings (fsync and synchronous_commit on): the bench measures durable commits.
     embedded = await startEmbeddedPostgres({
@@ -93,7 +87,6 @@ export async function openStack(options: StackOptions): Promise<BenchStack> {
         max_connections: '200',
         shared_preload_libraries: 'pg_stat_statements',
         'pg_stat_statements.track_planning': 'on',
-        ...(socketDir ? { unix_socket_directories: socketDir } : {}),
       },
     });
     adminUrl = embedded.url;
@@ -109,7 +102,8 @@ export async function openStack(options: StackOptions): Promise<BenchStack> {
       const name = `oo_bench_${runId}_${label.replace(/[^a-z0-9]/gi, '_').toLowerCase()}_${randomBytes(2).toString('hex')}`;
       await adminQuery(admin, `CREATE DATABASE ${name}`);
       const url = withDatabase(admin, name);
-      const serviceUrl = socketDir ? `${url}?host=${encodeURIComponent(socketDir)}` : url;
+      // Like `npm start` with its embedded server: the service connects over the Unix socket (unless --pg-tcp).
+      const serviceUrl = embedded && !options.tcp ? withDatabase(embedded.localUrl, name) : url;
       const pool = new pg.Pool({ connectionString: url, max: 4 });
       pool.on('error', () => undefined);
       const db: BenchDatabase = {
@@ -138,7 +132,6 @@ export async function openStack(options: StackOptions): Promise<BenchStack> {
       for (const db of [...created]) await db.drop();
       if (embedded) await embedded.stop();
       if (tmp) rmSync(tmp, { recursive: true, force: true });
-      if (socketDir) rmSync(socketDir, { recursive: true, force: true });
     },
   };
 }

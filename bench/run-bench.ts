@@ -17,7 +17,7 @@ export interface BenchRun {
 }
 
 export async function runBench(options: BenchOptions, password: string): Promise<BenchRun> {
-  const stack = await openStack({ databaseUrl: options.databaseUrl, redisUrl: options.redisUrl, keep: options.keep, socket: options.pgSocket, log: (l) => !options.quiet && process.stderr.write(`${l}\n`) });
+  const stack = await openStack({ databaseUrl: options.databaseUrl, redisUrl: options.redisUrl, keep: options.keep, tcp: options.pgTcp, log: (l) => !options.quiet && process.stderr.write(`${l}\n`) });
   const ctx: ScenarioContext = scenarioContext(options, stack, password);
   const results: ScenarioResult[] = [];
   let marketplace: MarketplaceNumbers | null = null;

@@ -72,8 +72,9 @@ async function openDatabase(config: Config, logger: Logger, settings?: Record<st
     settings,
     log: (m) => logger.debug({ component: 'embedded-postgres' }, m),
   });
-  logger.info({ port: embedded.port }, 'embedded PostgreSQL started');
-  return { url: embedded.url, embedded };
+  logger.info({ port: embedded.port, socket: embedded.localUrl !== embedded.url }, 'embedded PostgreSQL started');
+  // The service sits next to its embedded server: it connects over the Unix socket when there is one.
+  return { url: embedded.localUrl, embedded };
 }
 
 export async function startService(config: Config, logger: Logger, options: StartOptions = {}): Promise<RunningService> {

@@ -7,8 +7,14 @@ import path from 'node:path';
 import { userInfo } from 'node:os';
 
 export interface EmbeddedDatabase {
-  /** Connection URL of the `postgres` database on the embedded server. */
+  /** Connection URL of the `postgres` database on the embedded server, over TCP (127.0.0.1). */
   readonly url: string;
+  /**
+   * The same database over the server's Unix socket when it has one (else `url`): what a
+   * process on this machine should use. A loopback TCP round trip costs both sides more CPU
+   * than a socket one (docs/performance.md "Optimisations").
+   */
+  readonly localUrl: string;
   readonly port: number;
   stop(): Promise<void>;
 }
@@ -137,6 +143,22 @@ async function ensureTraversable(dir: string): Promise<void> {
   }
 }
 
+/** Longest socket directory that leaves room for `/.s.PGSQL.<port>` in a Unix socket path (108 bytes on Linux). */
+const MAX_SOCKET_DIR_LENGTH = 90;
+
+/**
+ * The directory for the server's Unix socket, `<dataDir>/pg-socket`, or null when its path is
+ * too long for a socket address (the server then listens on TCP only). When root starts the
+ * server it runs as the `postgres` user, which must be able to create the socket there.
+ */
+async function socketDirectory(dataDir: string): Promise<string | null> {
+  const dir = path.join(dataDir, 'pg-socket');
+  if (Buffer.byteLength(dir) > MAX_SOCKET_DIR_LENGTH) return null;
+  await fs.mkdir(dir, { recursive: true });
+  await fs.chmod(dir, userInfo().uid === 0 ? 0o777 : 0o700);
+  return dir;
+}
+
 /** Starts (initialising on first use) the embedded server under `<dataDir>/pg`. */
 export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedDatabase> {
   const log = options.log ?? (() => undefined);
@@ -157,7 +179,8 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
 
   const EmbeddedPostgres = await loadEmbeddedPostgres();
   const port = options.port ?? (await freePort());
-  const settings = { listen_addresses: '127.0.0.1', unix_socket_directories: '', max_connections: '200', ...options.settings };
+  const socketDir = await socketDirectory(path.resolve(options.dataDir));
+  const settings = { listen_addresses: '127.0.0.1', unix_socket_directories: socketDir ?? '', max_connections: '200', ...options.settings };
   const server = new EmbeddedPostgres({
     databaseDir: pgDir,
     port,
@@ -179,5 +202,6 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     throw new Error(`embedded PostgreSQL did not start in ${pgDir}${err ? `: ${String(err)}` : ''}`);
   });
   const url = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
-  return { url, port, stop: () => server.stop() };
+  const localUrl = socketDir && settings.unix_socket_directories === socketDir ? `${url}?host=${encodeURIComponent(socketDir)}` : url;
+  return { url, localUrl, port, stop: () => server.stop() };
 }

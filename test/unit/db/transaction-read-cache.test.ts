@@ -1,5 +1,6 @@
 // The per-slice read cache (docs/performance.md "Optimisations"): repeated reads are served once, writes and rollbacks drop them.
 import { describe, expect, it } from 'vitest';
+import type { Queryable } from '../../../src/db/db.js';
 import { attachReadCache, cachedRows, TransactionReadCache } from '../../../src/db/transaction-read-cache.js';
 
 /** A fake client counting queries; `query` shows each statement to the cache like the step client does. */
@@ -14,7 +15,7 @@ function fakeClient(cache?: TransactionReadCache) {
     },
   };
   if (cache) attachReadCache(client, cache);
-  return client;
+  return client as unknown as Queryable & { calls: string[] };
 }
 
 const LINES = 'SELECT * FROM order_lines WHERE order_id = $1 ORDER BY line_no';
