@@ -28,3 +28,8 @@ export const row = (metric: string, value: number | string, unit?: string, targe
 export function skipped(scenario: string, why: string): ScenarioResult {
   return { scenario, setup: `skipped: ${why}`, rows: [{ metric: 'skipped', value: why }], data: { skipped: why }, problems: [] };
 }
+
+/** A scenario that threw: its error is a correctness problem (the run exits 1), the other scenarios still report. */
+export function failed(scenario: string, message: string): ScenarioResult {
+  return { scenario, setup: 'failed', rows: [{ metric: 'failed', value: message.slice(0, 200) }], data: { failed: message }, problems: [`failed: ${message}`] };
+}

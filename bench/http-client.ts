@@ -39,9 +39,22 @@ export class BenchClient {
     return this.url.origin;
   }
 
-  /** Sends a request and parses the JSON answer (any status). */
-  request<T = any>(method: string, path: string, body?: unknown): Promise<JsonResponse<T>> {
+  /**
+   * Sends a request and parses the JSON answer (any status). A request that meets a reset on a
+   * reused keep-alive socket is sent once more on a new one: the server closed that idle socket
+   * (its keep-alive timeout) as the request went out, before reading it, so it never ran.
+   */
+  async request<T = any>(method: string, path: string, body?: unknown): Promise<JsonResponse<T>> {
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+    try {
+      return await this.send<T>(method, path, payload);
+    } catch (err) {
+      if (!(err as { reusedSocket?: boolean }).reusedSocket) throw err;
+      return this.send<T>(method, path, payload);
+    }
+  }
+
+  private send<T>(method: string, path: string, payload: Buffer | undefined): Promise<JsonResponse<T>> {
     return new Promise((resolve, reject) => {
       const req = http.request(
         {
@@ -72,7 +85,11 @@ export class BenchClient {
           res.on('error', reject);
         },
       );
-      req.on('error', reject);
+      req.on('error', (err: NodeJS.ErrnoException) => {
+        // The keep-alive race: a reset or hang-up on a socket that had served a request before.
+        const race = req.reusedSocket && (err.code === 'ECONNRESET' || err.message === 'socket hang up');
+        reject(race ? Object.assign(err, { reusedSocket: true }) : err);
+      });
       if (payload) req.write(payload);
       req.end();
     });

@@ -1,6 +1,6 @@
 // Runs the selected scenarios in order on one stack (also what the CI smoke test calls).
 import type { BenchOptions, ScenarioName } from './bench-options.js';
-import type { ScenarioResult } from './bench-result.js';
+import { failed, type ScenarioResult } from './bench-result.js';
 import { openStack } from './bench-stack.js';
 import { scenarioContext, type ScenarioContext } from './scenario-context.js';
 import { marketplaceScenario, type MarketplaceNumbers } from './scenarios/marketplace.js';
@@ -36,7 +36,15 @@ export async function runBench(options: BenchOptions, password: string): Promise
   try {
     for (const name of options.scenarios) {
       ctx.log(`--- ${name}`);
-      results.push(await run[name]());
+      try {
+        results.push(await run[name]());
+      } catch (err) {
+        // One scenario breaking (a service that died, an unexpected answer) must not throw away the others'
+        // numbers: it is reported as a correctness problem, which fails the run, and the next scenario runs.
+        const message = err instanceof Error ? err.message : String(err);
+        ctx.log(`${name} failed: ${err instanceof Error ? (err.stack ?? message) : message}`);
+        results.push(failed(name, message));
+      }
     }
   } finally {
     await stack.close();
