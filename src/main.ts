@@ -2,6 +2,7 @@
 import { loadConfig, ConfigError } from './config/config.js';
 import { createLogger } from './logging/logger.js';
 import { startService } from './app/service.js';
+import { installProcessGuard } from './process-guard.js';
 
 async function main(): Promise<void> {
   let config;
@@ -15,6 +16,7 @@ async function main(): Promise<void> {
     throw err;
   }
   const logger = createLogger(config.env.LOG_LEVEL, config.env.SERVICE_NAME);
+  installProcessGuard(logger);
   const service = await startService(config, logger);
   const { workspacePassword } = service.ctx;
   // Human-facing lines go to stdout next to the JSON logs, so `npm start` tells where to go.

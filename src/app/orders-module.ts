@@ -15,6 +15,7 @@ import { settleDeliveries } from '../webhooks/test-clock-settle.js';
 import { OrderChangeFeed } from '../web/order-change-feed.js';
 import { OrderLiveSocket } from '../web/order-live-socket.js';
 import { orderDocumentsRouter } from '../web/order-documents-router.js';
+import { proxyOptions } from '../http/proxy-options.js';
 
 export const ordersModule: ServiceModule = async (ctx) => {
   const engine = ctx.engine;
@@ -51,11 +52,11 @@ export const ordersModule: ServiceModule = async (ctx) => {
     if (!env.BASE_URL) origins.push(`${c.protocol}://${c.host}`.toLowerCase());
     return origins;
   };
-  const live = new OrderLiveSocket({ auth: ctx.auth, engine, db, feed, logger, trustProxy: env.TRUST_PROXY, ownOrigins });
+  const live = new OrderLiveSocket({ auth: ctx.auth, engine, db, feed, logger, koaOptions: proxyOptions(env.TRUST_PROXY), ownOrigins });
 
   return {
     routers: [orderDocumentsRouter({ auth: ctx.auth, db })],
-    attachServer: (server) => live.attach(server),
+    upgrades: [live.route()],
     start: async () => feed.start(),
     stop: async () => {
       await live.close();

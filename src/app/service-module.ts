@@ -2,6 +2,7 @@
 import type Koa from 'koa';
 import type { Router } from '@koa/router';
 import type { ServiceContext } from './service.js';
+import type { UpgradeRoute } from '../http/upgrade-dispatcher.js';
 
 export interface ModuleHooks {
   /** Middleware before routing (browser protections, websockets). */
@@ -11,8 +12,8 @@ export interface ModuleHooks {
   /** Started after the HTTP server listens; stopped (in reverse) before the database closes. */
   start?(): Promise<void>;
   stop?(): Promise<void>;
-  /** Called with the node's HTTP server (websocket upgrades). */
-  attachServer?(server: import('node:http').Server): void;
+  /** Websocket surfaces; the service's one upgrade dispatcher routes to them and answers every other upgrade 404. */
+  upgrades?: UpgradeRoute[];
 }
 
 /** Receives the shared context; adds RouteDefs to `ctx.routes`, resolvers to `ctx.auth`, checks to `ctx.health`. */

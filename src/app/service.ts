@@ -1,5 +1,5 @@
 // Composition root: config -> database -> migrations -> clock -> workspace -> auth -> HTTP.
-import http from 'node:http';
+import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import type Koa from 'koa';
@@ -19,6 +19,8 @@ import { Authenticator } from '../auth/authenticator.js';
 import { workspacePasswordBearer } from '../auth/workspace-password-bearer.js';
 import { HealthRegistry } from './health.js';
 import { createApp } from '../http/create-app.js';
+import { attachUpgradeDispatcher } from '../http/upgrade-dispatcher.js';
+import { createLimitedServer } from '../http/connection-limits.js';
 import { systemRoutes } from '../http/routes/system-routes.js';
 import { buildOpenApi } from '../http/openapi.js';
 import type { RouteDef } from '../http/route.js';
@@ -97,6 +99,10 @@ export async function startService(config: Config, logger: Logger, options: Star
     }
     await db.tx((client) => applyWorkspace(client, config.workspace, config.workspaceSource, clock.now()));
     const secretKey = await resolveSecretKey(db, config.env.SECRET_KEY, clock.now());
+    if (!config.env.SECRET_KEY)
+      logger.warn(
+        'SECRET_KEY is not set: the key sealing integration and webhook secrets is kept in the database beside them, so a database backup reveals them; set SECRET_KEY in production (docs/security.md)',
+      );
     const workspacePassword = await resolveWorkspacePassword(config.env.WORKSPACE_PASSWORD, config.dataDir, await teamIsEmpty(db));
 
     let redis: Redis | null = null;
@@ -141,12 +147,12 @@ export async function startService(config: Config, logger: Logger, options: Star
       logger,
       auth,
       routes,
-      trustProxy: config.env.TRUST_PROXY,
+      proxyHops: config.env.TRUST_PROXY,
       before: hooks.flatMap((h) => h.before ?? []),
       extraRouters: hooks.flatMap((h) => h.routers ?? []),
     });
-    const server = http.createServer(app.callback());
-    for (const h of hooks) h.attachServer?.(server);
+    const server = createLimitedServer(app.callback(), { maxConnections: config.env.MAX_CONNECTIONS, requestTimeoutMs: config.env.REQUEST_TIMEOUT_MS });
+    attachUpgradeDispatcher(server, hooks.flatMap((h) => h.upgrades ?? []), { logger });
     if (options.listen !== false)
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);

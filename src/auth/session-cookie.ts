@@ -1,5 +1,6 @@
 // Cookie names and attributes: `__Host-svc_session` over HTTPS; `svc_session` on plain-HTTP development (contract 4).
 import type { Context } from 'koa';
+import { safeDecodeURIComponent } from '../lib/safe-decode.js';
 
 export interface CookieNames {
   session: string;
@@ -21,7 +22,11 @@ export function cookieNames(baseUrl: string): CookieNames {
     : { session: 'svc_session', challenge: 'svc_2fa', secure };
 }
 
-/** Reads one cookie from the Cookie header (no signing: the value is a random token looked up by hash). */
+/**
+ * Reads one cookie from the Cookie header (no signing: the value is a random token looked up by hash).
+ * A value that is not valid percent-encoding is treated as no cookie: a mangled credential is a wrong
+ * credential (401 / sign-in page), never an exception at the edge.
+ */
 export function readCookie(ctx: Context, name: string): string | null {
   const header = ctx.get('cookie');
   if (!header) return null;
@@ -30,7 +35,7 @@ export function readCookie(ctx: Context, name: string): string | null {
     if (eq < 0) continue;
     if (part.slice(0, eq).trim() === name) {
       const value = part.slice(eq + 1).trim();
-      return value === '' ? null : decodeURIComponent(value);
+      return value === '' ? null : safeDecodeURIComponent(value);
     }
   }
   return null;

@@ -22,10 +22,18 @@ export const envSchema = z.object({
   TEST_CLOCK: flag,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional().transform((v) => v ?? 'info'),
   SECRET_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
-  TRUST_PROXY: flag,
+  // Unset/0/false: ignore X-Forwarded-For. 1/true: one trusted proxy in front. n: n proxies (the n-th entry from the right).
+  TRUST_PROXY: z
+    .string()
+    .regex(/^(|0|1|true|false|[2-9]|10)$/, 'must be 1 (one trusted proxy), a hop count up to 10, or unset')
+    .optional()
+    .transform((v) => (v === undefined || v === '' || v === '0' || v === 'false' ? 0 : v === 'true' ? 1 : Number(v))),
   PBKDF2_ITERATIONS: positiveInt(600_000),
   OUTBOUND_TIMEOUT_MS: positiveInt(10_000),
   OUTBOUND_ALLOW_LOOPBACK: flag,
+  // Connection limits of the HTTP server (docs/security.md).
+  MAX_CONNECTIONS: positiveInt(1_000),
+  REQUEST_TIMEOUT_MS: positiveInt(30_000),
 });
 
 export type EnvConfig = z.output<typeof envSchema>;

@@ -7,6 +7,7 @@ import type { Authenticator } from '../auth/authenticator.js';
 import { requestContext } from './middleware/request-context.js';
 import { securityHeaders } from './middleware/security-headers.js';
 import { mountRoutes } from './mount-routes.js';
+import { proxyOptions } from './proxy-options.js';
 
 export interface AppOptions {
   logger: Logger;
@@ -16,11 +17,12 @@ export interface AppOptions {
   before?: Koa.Middleware[];
   /** Routers for non-REST surfaces (pages, A2A, MCP) mounted after the REST routes. */
   extraRouters?: Router[];
-  trustProxy: boolean;
+  /** TRUST_PROXY: how many trusted proxies stand in front (0 = none). */
+  proxyHops: number;
 }
 
 export function createApp(options: AppOptions): Koa {
-  const app = new Koa({ proxy: options.trustProxy });
+  const app = new Koa(proxyOptions(options.proxyHops));
   // Koa's own error printer is replaced by the request-context error boundary.
   app.silent = true;
   app.use(requestContext(options.logger));

@@ -49,7 +49,9 @@ export function toErrorResponse(err: unknown): ErrorResponse {
   if (err instanceof DomainError) {
     const headers = typeof err.details?.retryAfterSeconds === 'number'
       ? { 'Retry-After': String(err.details.retryAfterSeconds) } : undefined;
-    return { status: err.status, body: { error: err.message }, headers, internal: err.status >= 500 };
+    // A DomainError is raised on purpose (a 503 for an adapter that is off is an answer, not a bug), so it is
+    // never logged as an internal error: one unauthenticated request per line would flood the error log.
+    return { status: err.status, body: { error: err.message }, headers, internal: false };
   }
   const http = err as HttpLikeError;
   const status = http?.status ?? http?.statusCode;

@@ -1,5 +1,5 @@
 // Structured JSON logs (pino) with secrets redacted by path.
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
 
 export type { Logger };
 
@@ -19,6 +19,8 @@ const REDACT = [
   'req.headers.cookie',
 ];
 
-export function createLogger(level: string, name = 'order-orchestration'): Logger {
-  return pino({ name, level, redact: { paths: REDACT, censor: '[redacted]' } });
+/** A pino logger to stdout, or to `destination` (tests read the lines a service wrote). */
+export function createLogger(level: string, name = 'order-orchestration', destination?: DestinationStream): Logger {
+  const options = { name, level, redact: { paths: REDACT, censor: '[redacted]' } };
+  return destination ? pino(options, destination) : pino(options);
 }

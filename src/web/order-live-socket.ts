@@ -16,12 +16,22 @@ import { readOrderView } from '../app/orders/order-view.js';
 import { cancelOrder, decideOrderApproval, deliverOrderEvent } from '../app/orders/order-commands.js';
 import { ACTION_ROLE, liveActionSchema, type LiveAction, type LiveServerMessage } from './order-live-messages.js';
 import type { OrderChangeFeed } from './order-change-feed.js';
+import { refuseUpgrade, type UpgradeRoute } from '../http/upgrade-dispatcher.js';
+import { UNSTORABLE_TEXT } from '../http/json-text-limits.js';
+import type { proxyOptions } from '../http/proxy-options.js';
 
+/** `/agents/order-agent/<order id>`; the id is percent-decoded by the upgrade dispatcher. */
 const PATH = /^\/agents\/order-agent\/([^/?#]+)\/?$/;
 
 /** Close codes: the session ended or no longer allows watching. */
 export const CLOSE_UNAUTHENTICATED = 4401;
 export const CLOSE_FORBIDDEN = 4403;
+
+/** Default caps on open live connections (docs/security.md): a browser with many tabs stays well inside them. */
+export const LIVE_LIMITS = { perCaller: 20, perOrder: 100 } as const;
+
+/** Unanswered actions one connection may have queued (a page sends one per click). */
+const MAX_QUEUED_ACTIONS = 16;
 
 export interface OrderLiveSocketDeps {
   auth: Authenticator;
@@ -29,19 +39,27 @@ export interface OrderLiveSocketDeps {
   db: Db;
   feed: OrderChangeFeed;
   logger: Logger;
-  trustProxy: boolean;
+  /** Koa's proxy options, so the upgrade's client address is read like every other request's. */
+  koaOptions: ReturnType<typeof proxyOptions>;
   /** The app's own origins for this request (BASE_URL's; without BASE_URL also the address it was sent to). */
   ownOrigins(ctx: Koa.Context): string[];
   /** How often an idle connection re-checks its session (ends it after sign-out, disabling, idling). */
   recheckMs?: number;
+  /** Open connections allowed per session or token, and per order. */
+  limits?: { perCaller: number; perOrder: number };
 }
 
-/** Refuses an upgrade with a plain HTTP answer carrying the REST error shape. */
-function refuse(socket: Duplex, status: number, error: string): void {
-  const body = JSON.stringify({ error });
-  socket.end(
-    `HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? 'Error'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  );
+/** The sockets watching one order; a change is read once and sent to all of them. */
+interface OrderWatch {
+  sockets: Set<WebSocket>;
+  reading: boolean;
+  again: boolean;
+  unsubscribe(): void;
+}
+
+/** Which credential a connection rides on, for the per-caller cap. */
+function callerKey(principal: Principal): string {
+  return `${principal.kind}:${principal.sessionId ?? principal.id ?? 'workspace'}`;
 }
 
 export class OrderLiveSocket {
@@ -49,21 +67,20 @@ export class OrderLiveSocket {
   /** A Koa app used only to build request contexts for the Authenticator from upgrade requests. */
   private readonly koa: Koa;
   private readonly cleanups = new Set<() => void>();
+  private readonly watches = new Map<string, OrderWatch>();
+  /** Open (or opening) connections per caller and per order, counted from the handshake to the socket's close. */
+  private readonly perCaller = new Map<string, number>();
+  private readonly perOrder = new Map<string, number>();
+  private readonly limits: { perCaller: number; perOrder: number };
 
   constructor(private readonly deps: OrderLiveSocketDeps) {
-    this.koa = new Koa({ proxy: deps.trustProxy });
+    this.koa = new Koa(deps.koaOptions);
+    this.limits = deps.limits ?? LIVE_LIMITS;
   }
 
-  attach(server: http.Server): void {
-    server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
-      const path = (req.url ?? '').split('?')[0];
-      const match = PATH.exec(path);
-      if (!match) return; // another surface's socket
-      void this.upgrade(req, socket, head, decodeURIComponent(match[1])).catch((err) => {
-        this.deps.logger.error({ err }, 'live connection upgrade failed');
-        refuse(socket, 500, 'Internal error');
-      });
-    });
+  /** The upgrade route the service's dispatcher calls for this surface. */
+  route(): UpgradeRoute {
+    return { pattern: PATH, handle: (req, socket, head, [orderId]) => this.upgrade(req, socket, head, orderId) };
   }
 
   async close(): Promise<void> {
@@ -89,16 +106,72 @@ export class OrderLiveSocket {
         { origin: ctx.get('origin') || undefined, secFetchSite: ctx.get('sec-fetch-site') || undefined },
         this.deps.ownOrigins(ctx),
       );
-      if (!ok) return refuse(socket, 403, CROSS_SITE_MESSAGE);
+      if (!ok) return refuseUpgrade(socket, 403, CROSS_SITE_MESSAGE);
     }
+    let principal: Principal;
     try {
-      await this.deps.auth.require(ctx, 'viewer');
+      principal = await this.deps.auth.require(ctx, 'viewer');
     } catch (err) {
       const res = toErrorResponse(err);
-      return refuse(socket, res.status, res.body.error);
+      if (res.internal) throw err; // the dispatcher answers and logs it
+      return refuseUpgrade(socket, res.status, res.body.error, res.headers);
     }
-    if (!(await readOrder(this.deps.db, orderId))) return refuse(socket, 404, 'Order not found');
+    if (UNSTORABLE_TEXT.test(orderId) || !(await readOrder(this.deps.db, orderId))) return refuseUpgrade(socket, 404, 'Order not found');
+    const caller = callerKey(principal);
+    if ((this.perCaller.get(caller) ?? 0) >= this.limits.perCaller || (this.perOrder.get(orderId) ?? 0) >= this.limits.perOrder)
+      return refuseUpgrade(socket, 429, 'Too many live connections', { 'Retry-After': '30' });
+    // Counted until the socket closes, whether the handshake completes or ws refuses it.
+    bump(this.perCaller, caller, 1);
+    bump(this.perOrder, orderId, 1);
+    socket.once('close', () => {
+      bump(this.perCaller, caller, -1);
+      bump(this.perOrder, orderId, -1);
+    });
+    if (socket.destroyed) return;
     this.wss.handleUpgrade(req, socket, head, (ws) => this.connected(ws, req, orderId));
+  }
+
+  /** Reads the order once and sends it to every socket watching it; later notices during a read collapse into one more read. */
+  private refresh(orderId: string): void {
+    const watch = this.watches.get(orderId);
+    if (!watch) return;
+    if (watch.reading) {
+      watch.again = true;
+      return;
+    }
+    watch.reading = true;
+    readOrderView(this.deps.db, this.deps.engine, orderId)
+      .then((state) => {
+        const text = JSON.stringify({ type: 'state', state } satisfies LiveServerMessage);
+        for (const ws of watch.sockets) if (ws.readyState === ws.OPEN) ws.send(text);
+      })
+      .catch((err) => this.deps.logger.warn({ err, orderId }, 'live state read failed'))
+      .finally(() => {
+        watch.reading = false;
+        if (watch.again) {
+          watch.again = false;
+          this.refresh(orderId);
+        }
+      });
+  }
+
+  /** Adds a socket to the order's watch (subscribing to the change feed for the first one); returns its removal. */
+  private watch(orderId: string, ws: WebSocket): () => void {
+    let watch = this.watches.get(orderId);
+    if (!watch) {
+      const created: OrderWatch = { sockets: new Set(), reading: false, again: false, unsubscribe: () => undefined };
+      created.unsubscribe = this.deps.feed.subscribe(orderId, () => this.refresh(orderId));
+      this.watches.set(orderId, (watch = created));
+    }
+    const w = watch;
+    w.sockets.add(ws);
+    return () => {
+      w.sockets.delete(ws);
+      if (w.sockets.size === 0 && this.watches.get(orderId) === w) {
+        w.unsubscribe();
+        this.watches.delete(orderId);
+      }
+    };
   }
 
   private connected(ws: WebSocket, req: http.IncomingMessage, orderId: string): void {
@@ -106,28 +179,11 @@ export class OrderLiveSocket {
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(msg));
     };
 
-    // State pushes are coalesced: while one read runs, later notices collapse into one more read.
-    let reading: Promise<void> | null = null;
-    let again = false;
-    const pushState = (): void => {
-      if (reading) {
-        again = true;
-        return;
-      }
-      reading = readOrderView(this.deps.db, this.deps.engine, orderId)
-        .then((state) => send({ type: 'state', state }))
-        .catch((err) => this.deps.logger.warn({ err, orderId }, 'live state read failed'))
-        .finally(() => {
-          reading = null;
-          if (again) {
-            again = false;
-            pushState();
-          }
-        });
-    };
-
-    const unsubscribe = this.deps.feed.subscribe(orderId, pushState);
-    pushState();
+    // The first state comes from a read of its own; later changes arrive through the order's shared watch.
+    const unwatch = this.watch(orderId, ws);
+    readOrderView(this.deps.db, this.deps.engine, orderId)
+      .then((state) => send({ type: 'state', state }))
+      .catch((err) => this.deps.logger.warn({ err, orderId }, 'live state read failed'));
 
     // The session is re-checked on every action and periodically, so sign-out or disabling ends the connection.
     const recheck = setInterval(() => {
@@ -147,7 +203,7 @@ export class OrderLiveSocket {
     ws.on('pong', () => (alive = true));
 
     const cleanup = () => {
-      unsubscribe();
+      unwatch();
       clearInterval(recheck);
       clearInterval(ping);
       this.cleanups.delete(cleanup);
@@ -156,10 +212,16 @@ export class OrderLiveSocket {
     ws.on('close', cleanup);
     ws.on('error', () => ws.terminate());
 
-    // Actions run one at a time per connection, in the order they arrive.
+    // Actions run one at a time per connection, in the order they arrive; a client that queues more than
+    // MAX_QUEUED_ACTIONS unanswered actions is flooding and is disconnected (1008, policy violation).
     let queue: Promise<void> = Promise.resolve();
+    let queued = 0;
     ws.on('message', (data, isBinary) => {
-      queue = queue.then(() => this.handleMessage(ws, req, orderId, isBinary ? null : data.toString(), send));
+      if (++queued > MAX_QUEUED_ACTIONS) return ws.close(1008, 'Too many actions in flight');
+      queue = queue
+        .then(() => this.handleMessage(ws, req, orderId, isBinary ? null : data.toString(), send))
+        .catch((err) => this.deps.logger.error({ err, orderId }, 'live action failed'))
+        .finally(() => void queued--);
     });
   }
 
@@ -211,4 +273,11 @@ export class OrderLiveSocket {
         return { ok: true };
     }
   }
+}
+
+/** Adds `delta` to a counter, dropping it at zero so the maps hold only callers and orders with open sockets. */
+function bump(counts: Map<string, number>, key: string, delta: number): void {
+  const next = (counts.get(key) ?? 0) + delta;
+  if (next > 0) counts.set(key, next);
+  else counts.delete(key);
 }

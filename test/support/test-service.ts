@@ -41,6 +41,8 @@ export interface TestServiceOptions {
   start?: StartOptions;
   /** Run on this database and leave it in place on close (tests that hand it to a child process). */
   database?: TestDatabase;
+  /** Collect the service's log records here (at LOG_LEVEL, default `info` when collecting) instead of discarding them. */
+  logRecords?: Record<string, unknown>[];
 }
 
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
@@ -53,14 +55,16 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     DATA_DIR: dataDir,
     TEST_CLOCK: '1',
     WORKSPACE_PASSWORD,
-    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? (options.logRecords ? 'info' : 'silent'),
     PBKDF2_ITERATIONS: '1000',
     OUTBOUND_TIMEOUT_MS: '2000',
     ...(options.redis !== false && process.env.TEST_REDIS_URL ? { REDIS_URL: process.env.TEST_REDIS_URL } : {}),
     ...options.env,
   };
   const config = loadConfig(env as NodeJS.ProcessEnv);
-  const service = await startService(config, createLogger(config.env.LOG_LEVEL), options.start);
+  const records = options.logRecords;
+  const destination = records ? { write: (line: string) => void records.push(JSON.parse(line) as Record<string, unknown>) } : undefined;
+  const service = await startService(config, createLogger(config.env.LOG_LEVEL, undefined, destination), options.start);
 
   const call = async <T = any>(method: string, p: string, body?: unknown, o: CallOptions = {}): Promise<ApiResponse<T>> => {
     const headers: Record<string, string> = { ...o.headers };

@@ -43,10 +43,17 @@ export function platformHmac(raw: string, secret = PLATFORM_SECRET): string {
 const isJsonRoute = (r: RouteDef) =>
   ['post', 'put', 'patch'].includes(r.method) && (r.body !== undefined || (r.rawBody?.contentTypes.some((c) => /json/.test(c)) ?? false));
 
-export async function startHostileService(): Promise<HostileService> {
+export interface HostileServiceOptions {
+  /** Extra environment (TRUST_PROXY, connection limits). */
+  env?: Record<string, string>;
+  /** Collects the service's log records (to prove no error was logged). */
+  logRecords?: Record<string, unknown>[];
+}
+
+export async function startHostileService(options: HostileServiceOptions = {}): Promise<HostileService> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'oo-hostile-'));
   const workspace = writeLoadWorkspace(dir, { platform: { name: PLATFORM_NAME, clientSecret: PLATFORM_SECRET } });
-  const t = await startTestService({ env: { WORKSPACE_FILE: workspace }, redis: false });
+  const t = await startTestService({ env: { WORKSPACE_FILE: workspace, ...options.env }, redis: false, logRecords: options.logRecords });
   const must = async (res: Promise<ApiResponse>, status: number[], what: string) => {
     const r = await res;
     if (!status.includes(r.status)) throw new Error(`${what}: ${r.status} ${r.text}`);

@@ -26,7 +26,7 @@ beforeAll(async () => {
       },
     }),
   ];
-  const app = createApp({ logger: createLogger('silent'), auth: new Authenticator(), routes, trustProxy: false });
+  const app = createApp({ logger: createLogger('silent'), auth: new Authenticator(), routes, proxyHops: 0 });
   server = http.createServer(app.callback());
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
