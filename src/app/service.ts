@@ -73,6 +73,7 @@ async function openDatabase(config: Config, logger: Logger, settings?: Record<st
     dataDir: config.dataDir,
     settings,
     log: (m) => logger.debug({ component: 'embedded-postgres' }, m),
+    warn: (m) => logger.warn({ component: 'embedded-postgres' }, m),
   });
   logger.info({ port: embedded.port, socket: embedded.localUrl !== embedded.url }, 'embedded PostgreSQL started');
   // The service sits next to its embedded server: it connects over the Unix socket when there is one.
@@ -84,7 +85,7 @@ export async function startService(config: Config, logger: Logger, options: Star
   const cleanups: (() => Promise<void>)[] = [];
   if (embedded) cleanups.push(() => embedded.stop());
   try {
-    const db = new Db(dbUrl, 20);
+    const db = new Db(dbUrl, 20, { statementTimeoutMs: config.env.STATEMENT_TIMEOUT_MS });
     cleanups.unshift(() => db.close());
     await migrate(db, systemClock);
 

@@ -34,6 +34,8 @@ export const envSchema = z.object({
   // Connection limits of the HTTP server (docs/security.md).
   MAX_CONNECTIONS: positiveInt(1_000),
   REQUEST_TIMEOUT_MS: positiveInt(30_000),
+  // PostgreSQL statement_timeout of the service's pool (docs/configuration.md); 0 = none.
+  STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).max(2_147_483_647).optional().transform((v) => v ?? 5_000),
 });
 
 export type EnvConfig = z.output<typeof envSchema>;

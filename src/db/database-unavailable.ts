@@ -1,5 +1,5 @@
-// Recognises errors that mean PostgreSQL cannot be reached right now (down, restarting, shutting down, pool
-// exhausted past its connect timeout): an outage to answer with 503, not a bug to answer with 500.
+// Recognises errors that mean PostgreSQL cannot answer right now (down, restarting, shutting down, pool
+// exhausted past its connect timeout, a statement cancelled by the statement timeout): 503, not a bug's 500.
 
 /** SQLSTATEs of an unavailable server: class 08 (connection exception) plus the ones listed here. */
 const UNAVAILABLE_SQLSTATES = new Set([
@@ -29,4 +29,13 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   if (typeof e.message === 'string' && PG_MESSAGES.some((m) => e.message === m || (e.message as string).startsWith(`${m}`))) return true;
   // A connect to several addresses fails with an AggregateError of the socket errors.
   return Array.isArray(e.errors) && e.errors.length > 0 && e.errors.every((inner) => isDatabaseUnavailable(inner));
+}
+
+/**
+ * SQLSTATE 57014 (query_canceled): the pool's statement timeout (STATEMENT_TIMEOUT_MS) or an
+ * operator's pg_cancel_backend stopped the statement. The server is busy, not the code wrong:
+ * the caller may retry later. Kept apart from isDatabaseUnavailable, as it is no outage.
+ */
+export function isStatementCancelled(err: unknown): boolean {
+  return !!err && typeof err === 'object' && (err as { code?: unknown }).code === '57014';
 }

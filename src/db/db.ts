@@ -1,4 +1,4 @@
-// PostgreSQL access: one pg Pool, a transaction helper, and the Queryable shape steps receive.
+// PostgreSQL access: one pg Pool with an optional statement timeout, transaction helpers, and the Queryable shape steps receive.
 import pg from 'pg';
 
 /** Anything that runs a query: the pool or a client inside a transaction. */
@@ -6,12 +6,28 @@ export interface Queryable {
   query<R extends pg.QueryResultRow = any>(text: string, params?: unknown[]): Promise<pg.QueryResult<R>>;
 }
 
+export interface DbOptions {
+  /**
+   * PostgreSQL `statement_timeout` of every pooled connection, in ms: a statement running longer
+   * is cancelled (SQLSTATE 57014), so no request can keep the server busy without bound.
+   * 0 or absent: the service sets none (the server's own setting applies). See `maintenanceTx`.
+   */
+  statementTimeoutMs?: number;
+}
+
 /** The database handle shared by the whole process. */
 export class Db implements Queryable {
   readonly pool: pg.Pool;
 
-  constructor(readonly url: string, poolSize = 10) {
-    this.pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5_000 });
+  constructor(readonly url: string, poolSize = 10, options: DbOptions = {}) {
+    const timeout = options.statementTimeoutMs ?? 0;
+    this.pool = new pg.Pool({
+      connectionString: url,
+      max: poolSize,
+      connectionTimeoutMillis: 5_000,
+      // Sent in the startup message, so it holds from the connection's first statement on.
+      ...(timeout > 0 ? { statement_timeout: timeout } : {}),
+    });
     // An idle client losing its server must not crash the process; the next query reconnects.
     this.pool.on('error', () => undefined);
     // Nor a checked-out one: pg emits 'error' on a client whose server goes away even while no query
@@ -26,10 +42,23 @@ export class Db implements Queryable {
   }
 
   /** Runs `fn` inside BEGIN/COMMIT on one client; rolls back on any throw. */
-  async tx<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  tx<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    return this.run(fn, false);
+  }
+
+  /**
+   * `tx` without the statement timeout, for work that may legitimately run long: migrations (an
+   * index build on a big table, the wait for another node's migration lock) and retention purges.
+   * `SET LOCAL` ends with the transaction, so the connection returns to the pool with its timeout.
+   */
+  maintenanceTx<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    return this.run(fn, true);
+  }
+
+  private async run<T>(fn: (client: pg.PoolClient) => Promise<T>, unbounded: boolean): Promise<T> {
     const client = await this.pool.connect();
     try {
-      await client.query('BEGIN');
+      await client.query(unbounded ? 'BEGIN; SET LOCAL statement_timeout = 0' : 'BEGIN');
       const result = await fn(client);
       await client.query('COMMIT');
       return result;

