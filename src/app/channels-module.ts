@@ -22,7 +22,9 @@ export const channelsModule: ServiceModule = (ctx) => {
   );
 
   let timer: NodeJS.Timeout | null = null;
-  const purge = () => purgeReceipts(db, clock.now()).catch((err) => log.warn({ err: (err as Error).message }, 'signed event receipt purge failed'));
+  // A backlog (the first purge after downtime) may take longer than the statement timeout: maintenance runs without it.
+  const purge = () =>
+    db.maintenanceTx((c) => purgeReceipts(c, clock.now())).catch((err) => log.warn({ err: (err as Error).message }, 'signed event receipt purge failed'));
   return {
     start: async () => {
       await purge();

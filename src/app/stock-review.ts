@@ -36,7 +36,8 @@ export interface StockReviewResult {
  */
 export async function runStockReview(deps: StockReviewDeps): Promise<StockReviewResult> {
   const now = deps.clock.now();
-  const recorded = await deps.db.tx(async (tx) => {
+  // Without the statement timeout: a review waits for another node's review on the lock, and scans every product.
+  const recorded = await deps.db.maintenanceTx(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1)', [STOCK_REVIEW_LOCK]);
     const flow = await tx.query('SELECT published_version FROM flows WHERE id = $1', [REORDER_FLOW_ID]);
     const version: number | null = flow.rows[0]?.published_version ?? null;
