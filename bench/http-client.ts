@@ -35,6 +35,20 @@ export class BenchClient {
     this.agent = new http.Agent({ keepAlive: true, maxSockets });
   }
 
+  /**
+   * A client on an operator API token minted with the workspace password: the way a production
+   * caller authenticates (the workspace password is break-glass, and each use of it is one counted
+   * guess under the address's lock), so the bench measures the path real traffic takes.
+   */
+  static async withApiToken(baseUrl: string, workspacePassword: string, maxSockets = 64): Promise<BenchClient> {
+    const bootstrap = new BenchClient(baseUrl, workspacePassword, 1);
+    const name = `bench-${process.pid}-${Date.now()}`;
+    const res = await bootstrap.request<{ secret: string }>('POST', '/api/v1/api-tokens', { name, role: 'operator', expiresIn: 'never' });
+    bootstrap.agent.destroy();
+    if (res.status !== 201) throw new UnexpectedStatus('POST', '/api/v1/api-tokens', res.status, res.body);
+    return new BenchClient(baseUrl, res.body.secret, maxSockets);
+  }
+
   get baseUrl(): string {
     return this.url.origin;
   }

@@ -70,7 +70,7 @@ export async function marketplaceScenario(ctx: ScenarioContext): Promise<Scenari
     nodeArgs: options.serviceNodeArgs,
     env: receiver ? { OUTBOUND_ALLOW_LOOPBACK: '1' } : {},
   });
-  const client = new BenchClient(service.url, ctx.password, Math.max(options.concurrency, 64) * 2);
+  const client = await BenchClient.withApiToken(service.url, ctx.password, Math.max(options.concurrency, 64) * 2);
   const problems: string[] = [];
   try {
     for (let i = 0; i < options.webhooks; i++)

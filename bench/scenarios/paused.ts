@@ -44,7 +44,7 @@ export async function pausedScenario(ctx: ScenarioContext): Promise<ScenarioResu
     await settle(500);
     return { rss: service.rss(), stats: await client.expect<RuntimeStats>(200, 'GET', '/api/v1/runtime/stats') };
   };
-  const client = new BenchClient(service.url, ctx.password, options.concurrency * 2);
+  const client = await BenchClient.withApiToken(service.url, ctx.password, options.concurrency * 2);
   const problems: string[] = [];
   const start = async (n: number): Promise<string> =>
     (await client.expect<{ orderId: string }>(201, 'POST', '/api/v1/orders', marketplaceOrderBody(`paused-${n}`, orderLines(n, options.skus)))).orderId;

@@ -85,7 +85,7 @@ async function oneScheduler(ctx: ScenarioContext, redis: boolean): Promise<{ ste
     password: ctx.password,
     nodeArgs: options.serviceNodeArgs,
   });
-  const client = new BenchClient(service.url, ctx.password, options.concurrency * 2);
+  const client = await BenchClient.withApiToken(service.url, ctx.password, options.concurrency * 2);
   const label = `timers (${redis ? 'Redis' : 'in-process'})`;
   try {
     await publishTimerFlow(client);

@@ -48,7 +48,7 @@ async function runNodes(ctx: ScenarioContext, nodes: number): Promise<NodesRun> 
         label: `node ${String.fromCharCode(65 + i)}`,
       });
       services.push(s);
-      clients.push(new BenchClient(s.url, ctx.password, options.concurrency * 2));
+      clients.push(await BenchClient.withApiToken(s.url, ctx.password, options.concurrency * 2));
     }
     const startedPerNode = clients.map(() => 0);
     const pick = (requestNo: number) => {

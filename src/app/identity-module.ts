@@ -3,7 +3,8 @@ import type { Context } from 'koa';
 import type { ServiceModule } from './service-module.js';
 import { createIdentityDeps } from '../auth/identity-deps.js';
 import { apiTokenBearer } from '../auth/api-token-bearer.js';
-import { bearerFailureRecorder, bearerThrottleGuard } from '../auth/bearer-throttle.js';
+import { bearerThrottle } from '../auth/bearer-throttle.js';
+import { workspacePasswordBearer } from '../auth/workspace-password-bearer.js';
 import { sessionResolver } from '../auth/session-resolver.js';
 import { cookieNames, readCookie } from '../auth/session-cookie.js';
 import { runIdentityRetention, RETENTION_INTERVAL_MS } from '../auth/identity-retention.js';
@@ -29,10 +30,12 @@ export const identityModule: ServiceModule = (ctx) => {
   });
   const names = () => cookieNames(ctx.baseUrl());
 
+  // Every bearer: the address's cheap throttle check, then a live API token, else one counted guess at the workspace password.
+  const guesses = bearerThrottle(deps);
   ctx.auth
-    .addBearerGuard(bearerThrottleGuard(deps))
+    .addBearerGuard(guesses.guard)
     .addBearer(apiTokenBearer(deps))
-    .onBearerFailure(bearerFailureRecorder(deps))
+    .setBearerFallback(workspacePasswordBearer(deps.workspacePassword, guesses))
     .setSessions(sessionResolver(deps, names));
   ctx.routes.push(...apiTokenRoutes(deps), ...teamRoutes(deps), ...settingsRoutes(deps), ...auditRoutes(deps));
 

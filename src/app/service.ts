@@ -16,7 +16,6 @@ import { resolveSecretKey } from '../config/secret-key.js';
 import { resolveWorkspacePassword, type WorkspacePassword } from '../config/workspace-password.js';
 import { teamIsEmpty } from '../auth/team-size.js';
 import { Authenticator } from '../auth/authenticator.js';
-import { workspacePasswordBearer } from '../auth/workspace-password-bearer.js';
 import { HealthRegistry } from './health.js';
 import { createApp } from '../http/create-app.js';
 import { attachUpgradeDispatcher } from '../http/upgrade-dispatcher.js';
@@ -121,7 +120,8 @@ export async function startService(config: Config, logger: Logger, options: Star
       health.register('redis', async () => (await r.ping()) === 'PONG');
     }
 
-    const auth = new Authenticator().addBearer(workspacePasswordBearer(workspacePassword.value));
+    // Bearer resolvers and the workspace-password fallback are added by the identity module (src/app/identity-module.ts).
+    const auth = new Authenticator();
     // Known once the server listens (PORT=0 picks a port); BASE_URL wins when set.
     let baseUrl = config.env.BASE_URL ?? `http://${config.env.HOST}:${config.env.PORT}`;
     const routes: RouteDef[] = [];

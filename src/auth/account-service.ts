@@ -7,11 +7,12 @@ import { passwordProblem } from './password-rules.js';
 import { findPersonById, updatePerson, type Person } from './people-store.js';
 import type { Principal } from './principal.js';
 import { replaceRecoveryCodes } from './recovery-codes.js';
-import { openSecret, sealSecret } from './secret-box.js';
 import { deleteSession, deleteSessionsOfPerson, findSession, listSessionsOfPerson, type SessionRow } from './session-store.js';
 import { accountPageRule } from './sign-in-keys.js';
 import { matchTotp, newTotpSecret, totpUri } from './totp.js';
 import { claimTotpStep } from './totp-used-steps.js';
+import { openTotpSecret, sealTotpSecret } from './totp-secret-seal.js';
+import type { Reservation } from './failure-throttle.js';
 
 /** The signed-in person behind a principal; the workspace password has no Account-page identity. */
 export async function accountPerson(deps: IdentityDeps, principal: Principal): Promise<Person> {
@@ -23,16 +24,23 @@ export async function accountPerson(deps: IdentityDeps, principal: Principal): P
 
 const actorOf = (p: Person): AuditActor => ({ actor: p.email, actorId: p.id, actorKind: 'person' });
 
-/** The password check of an Account-page form: throttled (5 per person per window, 429) before it is compared. */
+/**
+ * The password check of an Account-page form: one attempt is reserved against the person's limit
+ * (5 per window, 429 over it) before the password is compared, atomically, so parallel forms get
+ * no more than the limit of checks. A wrong password leaves the reservation as its failure; the
+ * caller releases it once every check of the form passed (enabling two-factor also needs a code).
+ */
+async function reservePasswordCheck(deps: IdentityDeps, person: Person, password: string): Promise<Reservation> {
+  const reserved = await deps.throttle.reserve([accountPageRule(person.id)]);
+  if (reserved.kind === 'throttled')
+    throw new DomainError('throttled', 'Too many wrong attempts; try again later', 429, { retryAfterSeconds: reserved.retryAfterSeconds });
+  if (!(await verifyPassword(password, person.passwordHash))) throw new DomainError('wrong_password', 'That password is not correct', 400);
+  return reserved;
+}
+
+/** The password check of a form that needs nothing else: a right password is not counted. */
 async function confirmPassword(deps: IdentityDeps, person: Person, password: string): Promise<void> {
-  const rule = accountPageRule(person.id);
-  const throttled = await deps.throttle.check([rule]);
-  if (throttled)
-    throw new DomainError('throttled', 'Too many wrong attempts; try again later', 429, { retryAfterSeconds: throttled.retryAfterSeconds });
-  if (!(await verifyPassword(password, person.passwordHash))) {
-    await deps.throttle.record([rule.key]);
-    throw new DomainError('wrong_password', 'That password is not correct', 400);
-  }
+  await deps.throttle.release(await reservePasswordCheck(deps, person, password));
 }
 
 /** Chooses a new password: ends the temporary state and every other session. */
@@ -56,17 +64,59 @@ export async function changePassword(
   await deps.audit({ ...actorOf(person), action: 'auth.password_changed', target: person.email, detail: null, ip: req.ip });
 }
 
-/** A new secret for the enrolment page (replacing any earlier unconfirmed one). */
-export async function startEnrolment(
+/** The pending enrolment's secret, as the enrolment page shows it; null when none is pending (or it does not open). */
+export async function pendingEnrolment(
   deps: IdentityDeps,
   principal: Principal,
   issuer: string,
-): Promise<{ secret: string; uri: string }> {
+): Promise<{ secret: string; uri: string } | null> {
   const person = await accountPerson(deps, principal);
   if (person.totpEnabledAt !== null) throw new DomainError('two_factor_on', 'Two-factor is already on', 409);
-  const secret = newTotpSecret();
-  await updatePerson(deps.db, person.id, { totpPendingSecret: sealSecret(deps.secretKey, secret) }, deps.clock.now());
-  return { secret, uri: totpUri(secret, person.email, issuer) };
+  const secret = openPending(deps, person);
+  return secret === null ? null : { secret, uri: totpUri(secret, person.email, issuer) };
+}
+
+/** The pending secret in clear, or null. Only reads: a legacy-sealed value is re-sealed when enrolment completes. */
+function openPending(deps: IdentityDeps, person: Person): string | null {
+  if (!person.totpPendingSecret) return null;
+  const opened = openTotpSecret(deps.secretKey, person.id, person.totpPendingSecret);
+  if (!opened) deps.logger.warn({ personId: person.id }, 'pending two-factor secret does not open: sealed for another person or under another key');
+  return opened?.secret ?? null;
+}
+
+/**
+ * The pending enrolment, creating one only when none is pending (runtime contract: the two-factor
+ * page shows a secret). It never replaces a pending secret (security review L7: a cross-site
+ * navigation carrying the Lax cookie used to reset an enrolment in progress); the creation is a
+ * compare-and-set on what was read, so two page loads at once show the same secret.
+ */
+export async function pendingOrNewEnrolment(deps: IdentityDeps, principal: Principal, issuer: string): Promise<{ secret: string; uri: string }> {
+  const person = await accountPerson(deps, principal);
+  if (person.totpEnabledAt !== null) throw new DomainError('two_factor_on', 'Two-factor is already on', 409);
+  const existing = openPending(deps, person);
+  if (existing !== null) return { secret: existing, uri: totpUri(existing, person.email, issuer) };
+  // Compare-and-set on the value just read (none, or one that does not open): a secret another load set meanwhile stays.
+  const sealed = sealTotpSecret(deps.secretKey, person.id, newTotpSecret());
+  await deps.db.query('UPDATE people SET totp_pending_secret = $2, updated_at = $3 WHERE id = $1 AND totp_pending_secret IS NOT DISTINCT FROM $4', [
+    person.id,
+    sealed,
+    deps.clock.now(),
+    person.totpPendingSecret,
+  ]);
+  const created = await pendingEnrolment(deps, principal, issuer);
+  if (!created) throw new DomainError('no_enrolment', 'Two-factor enrolment could not start; reload the page', 409);
+  return created;
+}
+
+/**
+ * Starts enrolment over with a new pending secret, replacing any earlier unconfirmed one: the
+ * "Start over" button, a POST under the browser protections (security review L7).
+ */
+export async function startEnrolment(deps: IdentityDeps, principal: Principal): Promise<void> {
+  const person = await accountPerson(deps, principal);
+  if (person.totpEnabledAt !== null) throw new DomainError('two_factor_on', 'Two-factor is already on', 409);
+  const sealed = sealTotpSecret(deps.secretKey, person.id, newTotpSecret());
+  await updatePerson(deps.db, person.id, { totpPendingSecret: sealed }, deps.clock.now());
 }
 
 /** Turns two-factor on with the password and a code from the app; returns the 10 recovery codes (shown once). */
@@ -78,17 +128,19 @@ export async function enableTwoFactor(
 ): Promise<string[]> {
   const person = await accountPerson(deps, principal);
   if (person.totpEnabledAt !== null) throw new DomainError('two_factor_on', 'Two-factor is already on', 409);
-  if (!person.totpPendingSecret) throw new DomainError('no_enrolment', 'Start again: open the two-factor page for a new secret', 400);
-  await confirmPassword(deps, person, form.password);
+  const secret = openPending(deps, person);
+  if (secret === null) throw new DomainError('no_enrolment', 'Start again: open the two-factor page for a new secret', 400);
+  // The password and the code are one attempt: a wrong one of either leaves it counted.
+  const reservation = await reservePasswordCheck(deps, person, form.password);
   const now = deps.clock.now();
-  const secret = openSecret(deps.secretKey, person.totpPendingSecret);
   const step = matchTotp(secret, form.code, now);
-  if (step === null || !(await claimTotpStep(deps.db, person.id, step, now))) {
-    await deps.throttle.record([accountPageRule(person.id).key]);
+  if (step === null || !(await claimTotpStep(deps.db, person.id, step, now)))
     throw new DomainError('wrong_code', 'That code is not correct; check the time on your device and try the next code', 400);
-  }
+  await deps.throttle.release(reservation);
   const codes = await deps.db.tx(async (client) => {
-    await updatePerson(client, person.id, { totpSecret: person.totpPendingSecret, totpEnabledAt: now, totpPendingSecret: null }, now);
+    // Sealed afresh, so a pending value in the legacy form is not carried over.
+    const totpSecret = sealTotpSecret(deps.secretKey, person.id, secret);
+    await updatePerson(client, person.id, { totpSecret, totpEnabledAt: now, totpPendingSecret: null }, now);
     return replaceRecoveryCodes(client, person.id, now);
   });
   await deps.audit({ ...actorOf(person), action: 'auth.two_factor_enabled', target: person.email, detail: null, ip: req.ip });

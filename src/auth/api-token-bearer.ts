@@ -1,27 +1,42 @@
-// API tokens as bearer credentials: revoked or expired -> 401 (expiry date in the message), last use recorded.
+// API tokens as bearer credentials, acting for their owner: revoked, expired or owner disabled -> 401; role capped by the owner's.
 import type { BearerResolver } from './authenticator.js';
 import { unauthorized } from '../domain/errors.js';
 import { anonymousActor } from './audit-log.js';
 import type { IdentityDeps } from './identity-deps.js';
-import { claimExpiredAudit, findApiTokenBySecret, TOKEN_PREFIX, touchApiToken } from './api-token-store.js';
+import { claimExpiredAudit, findApiTokenBySecret, TOKEN_PREFIX, touchApiToken, type ApiToken, type TokenOwner } from './api-token-store.js';
+import { personRestriction } from './person-principal.js';
+import type { Principal } from './principal.js';
+import { lowerRole } from './roles.js';
 
-/** Resolves `svc_live_…` secrets; anything else is "not mine" so the other resolvers get a turn. */
+/**
+ * Resolves `svc_live_…` secrets; anything else, and an unknown token, is "not mine", so the
+ * workspace-password fallback counts it as a guess. A known token costs one read (the token with
+ * its owner) and a `last_used_at` write at most once a minute; it is never counted as a guess,
+ * not even when refused (revoked, expired, owner disabled), since nobody guesses a live token.
+ *
+ * A token acts for its owner, the person who made it (security review H3): each use re-reads
+ * them, so a disabled owner's tokens stop (401), the owner's current role caps the token's, and a
+ * temporary password or missing required two-factor restricts the token as it restricts their
+ * sessions (403). Tokens made with the workspace password have no owner and keep their role.
+ */
 export function apiTokenBearer(deps: IdentityDeps): BearerResolver {
   return async (secret, ctx) => {
     if (!secret.startsWith(TOKEN_PREFIX)) return null;
-    const token = await findApiTokenBySecret(deps.db, secret);
-    if (!token) return null;
+    const found = await findApiTokenBySecret(deps.db, secret);
+    if (!found) return null;
+    const { token, owner } = found;
     const now = deps.clock.now();
-    if (token.revokedAt !== null) {
+    const refuse = async (reason: string, message: string, extra: Record<string, unknown> = {}): Promise<never> => {
       await deps.audit({
         ...anonymousActor,
         action: 'api.bearer_failed',
         target: token.name,
-        detail: { reason: 'revoked token', tokenId: token.id, prefix: token.prefix },
+        detail: { reason, tokenId: token.id, prefix: token.prefix, ...extra },
         ip: ctx.ip,
       });
-      throw unauthorized('This API token was revoked');
-    }
+      throw unauthorized(message);
+    };
+    if (token.revokedAt !== null) return refuse('revoked token', 'This API token was revoked');
     if (token.expiresAt !== null && token.expiresAt <= now) {
       const date = new Date(token.expiresAt).toISOString();
       if (await claimExpiredAudit(deps.db, token.id, now))
@@ -34,7 +49,19 @@ export function apiTokenBearer(deps: IdentityDeps): BearerResolver {
         });
       throw unauthorized(`This API token expired on ${date}`);
     }
+    // The token acts for its owner, so the audit says whose state refused it.
+    if (owner.kind === 'missing') return refuse('token owner missing', "This API token's owner no longer exists", { ownerId: owner.id });
+    if (owner.kind === 'person' && !owner.enabled)
+      return refuse('token owner disabled', "This API token's owner is disabled", { ownerId: owner.id, owner: owner.email });
     await touchApiToken(deps.db, token, now);
-    return { kind: 'token', id: token.id, role: token.role, actor: `token:${token.name}`, via: 'bearer' };
+    return tokenPrincipal(deps, token, owner);
   };
+}
+
+/** The token's principal: its own role, capped by its owner's current role and carrying the owner's restriction. */
+async function tokenPrincipal(deps: IdentityDeps, token: ApiToken, owner: TokenOwner): Promise<Principal> {
+  const base: Principal = { kind: 'token', id: token.id, role: token.role, actor: `token:${token.name}`, via: 'bearer', personId: null };
+  if (owner.kind !== 'person') return base;
+  const restricted = await personRestriction(owner, deps.policy);
+  return { ...base, role: lowerRole(token.role, owner.role), personId: owner.id, ...(restricted ? { restricted } : {}) };
 }

@@ -2,7 +2,7 @@
 import { notFound } from '../domain/errors.js';
 import { auditActorOf } from './audit-log.js';
 import type { IdentityDeps } from './identity-deps.js';
-import type { Principal } from './principal.js';
+import { actingPersonId, type Principal } from './principal.js';
 import type { Role } from './roles.js';
 import { apiTokenView, insertApiToken, listApiTokens, revokeApiToken, type TokenLifetime } from './api-token-store.js';
 
@@ -15,19 +15,21 @@ export async function createApiToken(
   ip: string | null,
 ): Promise<{ token: ApiTokenView; secret: string }> {
   const now = deps.clock.now();
+  // The person the token will act for (null: the workspace password); a token made through another token acts for that token's owner.
+  const ownerId = actingPersonId(actor);
   const { token, secret } = await insertApiToken(deps.db, {
     name: input.name.trim(),
     role: input.role,
     lifetime: input.expiresIn,
     createdBy: actor.actor,
-    createdById: actor.id,
+    createdById: ownerId,
     now,
   });
   await deps.audit({
     ...auditActorOf(actor),
     action: 'token.created',
     target: token.name,
-    detail: { tokenId: token.id, role: token.role, prefix: token.prefix, expiresAt: token.expiresAt },
+    detail: { tokenId: token.id, role: token.role, prefix: token.prefix, expiresAt: token.expiresAt, ownerId },
     ip,
   });
   return { token: apiTokenView(token, now), secret };

@@ -96,9 +96,39 @@ export async function listApiTokens(q: Queryable): Promise<ApiToken[]> {
   return rows.map(toToken);
 }
 
-export async function findApiTokenBySecret(q: Queryable, secret: string): Promise<ApiToken | null> {
-  const { rows } = await q.query('SELECT * FROM api_tokens WHERE token_hash = $1', [sha256(secret)]);
-  return rows[0] ? toToken(rows[0]) : null;
+/**
+ * The person a token acts for, read in the same query as the token: `workspace` for a token made
+ * with the workspace password (no owner), `missing` when its owner id names nobody.
+ */
+export type TokenOwner =
+  | { kind: 'workspace' }
+  | { kind: 'missing'; id: string }
+  | { kind: 'person'; id: string; email: string; role: Role; enabled: boolean; passwordTemporary: boolean; totpEnabledAt: number | null };
+
+function toOwner(r: any): TokenOwner {
+  if (r.created_by_id === null) return { kind: 'workspace' };
+  if (r.owner_id === null) return { kind: 'missing', id: r.created_by_id };
+  return {
+    kind: 'person',
+    id: r.owner_id,
+    email: r.owner_email,
+    role: r.owner_role,
+    enabled: r.owner_enabled,
+    passwordTemporary: r.owner_password_temporary,
+    totpEnabledAt: num(r.owner_totp_enabled_at),
+  };
+}
+
+/** A token by its secret with its owner's current state (one round trip: every API request pays it). */
+export async function findApiTokenBySecret(q: Queryable, secret: string): Promise<{ token: ApiToken; owner: TokenOwner } | null> {
+  const { rows } = await q.query(
+    `SELECT t.*, p.id AS owner_id, p.email AS owner_email, p.role AS owner_role, p.enabled AS owner_enabled,
+            p.password_temporary AS owner_password_temporary, p.totp_enabled_at AS owner_totp_enabled_at
+     FROM api_tokens t LEFT JOIN people p ON p.id = t.created_by_id
+     WHERE t.token_hash = $1`,
+    [sha256(secret)],
+  );
+  return rows[0] ? { token: toToken(rows[0]), owner: toOwner(rows[0]) } : null;
 }
 
 /** Revokes a live token; null when it does not exist or was already revoked. */

@@ -10,8 +10,11 @@ export type BearerResolver = (secret: string, ctx: Context) => Promise<Principal
 /** Reads the dashboard session cookie; null when there is none or it is not valid. */
 export type SessionResolver = (ctx: Context) => Promise<Principal | null>;
 
-/** Called when a bearer credential matched no resolver (audit, throttling); may throw (429). */
-export type BearerFailureHook = (secret: string, ctx: Context) => Promise<void>;
+/**
+ * Called when no resolver knew the bearer: the last chance (the workspace password, which must be
+ * counted as a guess before it is compared). Returns the principal, or throws (401 wrong, 429 over the limit).
+ */
+export type BearerFallback = (secret: string, ctx: Context) => Promise<Principal>;
 
 /** Called before any bearer resolver runs (throttling that must refuse even a correct secret). */
 export type BearerGuard = (ctx: Context) => Promise<void>;
@@ -20,7 +23,7 @@ export class Authenticator {
   private readonly bearers: BearerResolver[] = [];
   private readonly guards: BearerGuard[] = [];
   private sessions: SessionResolver | null = null;
-  private failureHooks: BearerFailureHook[] = [];
+  private fallback: BearerFallback | null = null;
 
   addBearer(resolver: BearerResolver): this {
     this.bearers.push(resolver);
@@ -37,8 +40,8 @@ export class Authenticator {
     return this;
   }
 
-  onBearerFailure(hook: BearerFailureHook): this {
-    this.failureHooks.push(hook);
+  setBearerFallback(fallback: BearerFallback): this {
+    this.fallback = fallback;
     return this;
   }
 
@@ -57,8 +60,8 @@ export class Authenticator {
         if (principal) break;
       }
       if (!principal) {
-        for (const hook of this.failureHooks) await hook(secret, ctx);
-        throw unauthorized('Invalid credential');
+        if (!this.fallback) throw unauthorized('Invalid credential');
+        principal = await this.fallback(secret, ctx);
       }
     } else if (this.sessions) {
       principal = await this.sessions(ctx);
@@ -71,13 +74,19 @@ export class Authenticator {
   async require(ctx: Context, need: Role, allowRestricted = false): Promise<Principal> {
     const principal = await this.authenticate(ctx);
     if (!principal) throw unauthorized('Authentication required');
-    if (principal.restricted && !allowRestricted)
-      throw forbidden(
-        principal.restricted === 'temporary_password'
-          ? 'Choose your own password on the Account page first'
-          : 'Two-factor sign-in is required: turn it on on the Account page',
-      );
+    if (principal.restricted && !allowRestricted) throw forbidden(restrictionMessage(principal));
     if (!roleAtLeast(principal.role, need)) throw new DomainError('forbidden', `This needs the ${need} role`, 403);
     return principal;
   }
+}
+
+/** Why a restricted principal is refused; a token is restricted by its owner's state (it acts for them). */
+function restrictionMessage(principal: Principal): string {
+  if (principal.kind === 'token')
+    return principal.restricted === 'temporary_password'
+      ? "This API token's owner must choose their own password on the Account page first"
+      : "This API token's owner must turn on two-factor sign-in on the Account page first";
+  return principal.restricted === 'temporary_password'
+    ? 'Choose your own password on the Account page first'
+    : 'Two-factor sign-in is required: turn it on on the Account page';
 }

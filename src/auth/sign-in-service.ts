@@ -5,11 +5,12 @@ import type { IdentityDeps, RequestInfo } from './identity-deps.js';
 import { hashPassword, verifyPassword } from './password-hash.js';
 import { findPersonByEmail, findPersonById, type Person } from './people-store.js';
 import { consumeRecoveryCode, countRecoveryCodes } from './recovery-codes.js';
-import { openSecret } from './secret-box.js';
 import { createChallenge, createSession, deleteChallenge, findChallenge } from './session-store.js';
 import { codeStepRule, pairKey, signInRules, throttleEmail } from './sign-in-keys.js';
 import { matchTotp } from './totp.js';
 import { claimTotpStep } from './totp-used-steps.js';
+import { openTotpSecret } from './totp-secret-seal.js';
+import { resealTotpSecret } from './totp-reseal.js';
 
 export type SignInResult =
   | { kind: 'session'; token: string; sessionId: string; next: string | null }
@@ -29,8 +30,10 @@ let decoy: Promise<string> | null = null;
 type FailureReason = 'unknown email' | 'wrong password' | 'disabled' | 'no password set' | 'wrong workspace password';
 
 /**
- * The password step. Throttling is checked first, so a throttled attempt gets 429 even
- * with the correct password; the person learns only that email and password did not match.
+ * The password step. The attempt is reserved against the three limits before the password is
+ * looked at (atomically, so a parallel burst gets exactly the limit of checks), so a throttled
+ * attempt gets 429 even with the correct password; the person learns only that email and
+ * password did not match. A wrong attempt's reservation is its failure record.
  */
 export async function signIn(
   deps: IdentityDeps,
@@ -39,11 +42,10 @@ export async function signIn(
 ): Promise<SignInResult> {
   const email = form.email.trim();
   const counted = throttleEmail(email);
-  const rules = signInRules(email, req.ip);
-  const throttled = await deps.throttle.check(rules);
-  if (throttled) {
+  const reserved = await deps.throttle.reserve(signInRules(email, req.ip));
+  if (reserved.kind === 'throttled') {
     await deps.audit({ ...anonymousActor, action: 'auth.sign_in_throttled', target: counted, detail: { email: counted }, ip: req.ip });
-    return { kind: 'throttled', retryAfterSeconds: throttled.retryAfterSeconds };
+    return { kind: 'throttled', retryAfterSeconds: reserved.retryAfterSeconds };
   }
 
   let person: Person | null = null;
@@ -61,11 +63,11 @@ export async function signIn(
     else if (!person.enabled) failure = 'disabled';
   }
   if (failure) {
-    await deps.throttle.record(rules.map((r) => r.key));
     await deps.audit({ ...anonymousActor, action: 'auth.sign_in_failed', target: counted, detail: { email: counted, reason: failure }, ip: req.ip });
     return { kind: 'failed' };
   }
 
+  await deps.throttle.release(reserved);
   await deps.throttle.clear(pairKey(email, req.ip));
   const now = deps.clock.now();
   if (person && person.totpEnabledAt !== null) {
@@ -85,7 +87,10 @@ export async function signIn(
   return { kind: 'session', token: session.token, sessionId: session.id, next: form.next };
 }
 
-/** The code step: an app code (each step once) or a recovery code (each once); 5 failures per person per window. */
+/**
+ * The code step: an app code (each step once) or a recovery code (each once); 5 failures per
+ * person per window, reserved before the code is checked like the password step.
+ */
 export async function completeTwoFactor(
   deps: IdentityDeps,
   challengeToken: string | null,
@@ -100,24 +105,30 @@ export async function completeTwoFactor(
   const actor = { actor: person.email, actorId: person.id, actorKind: 'person' };
 
   const rule = codeStepRule(person.id);
-  const throttled = await deps.throttle.check([rule]);
-  if (throttled) {
+  const reserved = await deps.throttle.reserve([rule]);
+  if (reserved.kind === 'throttled') {
     await deps.audit({ ...actor, action: 'auth.two_factor_throttled', target: person.email, detail: null, ip: req.ip });
-    return { kind: 'throttled', retryAfterSeconds: throttled.retryAfterSeconds };
+    return { kind: 'throttled', retryAfterSeconds: reserved.retryAfterSeconds };
   }
 
   let method: 'app' | 'recovery code' | null = null;
   const trimmed = code.trim();
   if (/^\d{6}$/.test(trimmed.replace(/\s+/g, ''))) {
-    const step = matchTotp(openSecret(deps.secretKey, person.totpSecret), trimmed, now);
-    if (step !== null && (await claimTotpStep(deps.db, person.id, step, now))) method = 'app';
+    const opened = openTotpSecret(deps.secretKey, person.id, person.totpSecret);
+    if (!opened) deps.logger.warn({ personId: person.id }, 'two-factor secret does not open: sealed for another person or under another key');
+    const step = opened ? matchTotp(opened.secret, trimmed, now) : null;
+    if (step !== null && (await claimTotpStep(deps.db, person.id, step, now))) {
+      method = 'app';
+      // A secret still sealed the pre-purpose-key way is re-sealed once a code proved it.
+      if (opened?.legacy) await resealTotpSecret(deps, person.id, 'totpSecret', person.totpSecret, opened.secret);
+    }
   } else if (await consumeRecoveryCode(deps.db, person.id, trimmed)) method = 'recovery code';
 
   if (!method) {
-    await deps.throttle.record([rule.key]);
     await deps.audit({ ...actor, action: 'auth.two_factor_failed', target: person.email, detail: null, ip: req.ip });
     return { kind: 'failed' };
   }
+  // Clears the person's code-step count, this attempt's reservation included.
   await deps.throttle.clear(rule.key);
   await deleteChallenge(deps.db, challenge.id);
   const session = await createSession(deps.db, { personId: person.id, userAgent: req.userAgent, ip: req.ip, now });

@@ -125,6 +125,7 @@ ${tokensSection(v)}`;
   return page({ title: 'Account', nonce: v.nonce, principal: p, body });
 }
 
+/** The enrolment page with the pending secret, the code-and-password form, and a way to start over with a new key. */
 export function enrolPage(o: { nonce: string; principal: Principal; secret: string; uri: string; error?: string | null }): string {
   return page({
     title: 'Turn on two-factor',
@@ -142,6 +143,10 @@ export function enrolPage(o: { nonce: string; principal: Principal; secret: stri
   <label for="password">Password</label>
   <input id="password" name="password" type="password" autocomplete="current-password" required>
   <button type="submit">Turn on two-factor</button>
+</form>
+<form method="post" action="/account/two-factor/start" data-two-factor-start>
+  <button type="submit">Start over with a new key</button>
+  <p class="hint">The key above stops working for this enrolment.</p>
 </form>
 <p><a href="/account">Back to Account</a></p>`,
   });

@@ -17,6 +17,8 @@ import {
   endOwnSession,
   listOwnSessions,
   newRecoveryCodes,
+  pendingEnrolment,
+  pendingOrNewEnrolment,
   startEnrolment,
 } from '../../auth/account-service.js';
 import { createApiToken, listTokens, revokeToken } from '../../auth/api-token-service.js';
@@ -29,8 +31,6 @@ import {
   updateTeamMember,
 } from '../../auth/team-service.js';
 import { countRecoveryCodes } from '../../auth/recovery-codes.js';
-import { openSecret } from '../../auth/secret-box.js';
-import { totpUri } from '../../auth/totp.js';
 import { deleteSession, SESSION_ABSOLUTE_MS, CHALLENGE_MS } from '../../auth/session-store.js';
 import { clearCookie, readCookie, setCookie, type CookieNames } from '../../auth/session-cookie.js';
 import { tokenLifetimes, type TokenLifetime } from '../../auth/api-token-store.js';
@@ -237,11 +237,22 @@ export function identityRouter(o: IdentityRouterOptions): Router {
     if (done) await renderAccount(ctx, principal, 200, { ok: 'Your password was changed. Other sessions were signed out.' });
   });
 
+  // A page load shows the pending secret, creating one only when none is pending (the contract's page
+  // shows a secret); it never replaces one (security review L7), so a cross-site navigation carrying
+  // the Lax cookie cannot reset an enrolment in progress.
   router.get('/account/two-factor', async (ctx) => {
     const principal = await pagePrincipal(ctx, null, true);
     if (!principal) return;
-    const enrolment = await attempt(ctx, () => startEnrolment(deps, principal, o.issuer), (message, status) => renderAccount(ctx, principal, status, { error: message }));
+    const enrolment = await attempt(ctx, () => pendingOrNewEnrolment(deps, principal, o.issuer), (message, status) => renderAccount(ctx, principal, status, { error: message }));
     if (enrolment) send(ctx, 200, enrolPage({ nonce: ctx.state.cspNonce, principal, ...enrolment }));
+  });
+
+  // Replacing the pending secret ("Start over with a new key") is a POST, under the browser protections; then back to the page.
+  router.post('/account/two-factor/start', async (ctx) => {
+    const principal = await pagePrincipal(ctx, null, true);
+    if (!principal) return;
+    const started = await attempt(ctx, () => startEnrolment(deps, principal).then(() => true), (message, status) => renderAccount(ctx, principal, status, { error: message }));
+    if (started) seeOther(ctx, '/account/two-factor');
   });
 
   router.post('/account/two-factor', async (ctx) => {
@@ -253,11 +264,9 @@ export function identityRouter(o: IdentityRouterOptions): Router {
       () => enableTwoFactor(deps, principal, { password: form('password'), code: form('code') }, requestInfo(ctx)),
       async (message, status) => {
         // Show the same pending secret again so the person can retry with the next code.
-        const person = principal.kind === 'person' ? await accountPerson(deps, principal) : null;
-        if (person?.totpPendingSecret) {
-          const secret = openSecret(deps.secretKey, person.totpPendingSecret);
-          send(ctx, status, enrolPage({ nonce: ctx.state.cspNonce, principal, secret, uri: totpUri(secret, person.email, o.issuer), error: message }));
-        } else await renderAccount(ctx, principal, status, { error: message });
+        const pending = principal.kind === 'person' ? await pendingEnrolment(deps, principal, o.issuer).catch(() => null) : null;
+        if (pending) send(ctx, status, enrolPage({ nonce: ctx.state.cspNonce, principal, ...pending, error: message }));
+        else await renderAccount(ctx, principal, status, { error: message });
       },
     );
     if (codes) await renderAccount(ctx, principal, 200, { ok: 'Two-factor sign-in is on.', recoveryCodes: codes });

@@ -85,7 +85,7 @@ export interface TestPerson {
 }
 
 /** Adds a person over REST (workspace password), signs in with the temporary password and chooses a real one. */
-export async function makePerson(t: TestService, role: 'viewer' | 'approver' | 'operator', label = role): Promise<TestPerson> {
+export async function makePerson(t: TestService, role: 'viewer' | 'approver' | 'operator', label: string = role): Promise<TestPerson> {
   const email = uniqueEmail(label);
   const added = await t.call('POST', '/api/v1/team', { email, role });
   expect(added.status, added.text).toBe(201);
@@ -115,12 +115,21 @@ export function serverNow(t: TestService): Promise<number> {
   return t.advance(0);
 }
 
-/** Enrols two-factor through the Account page; returns the secret and the recovery codes. */
-export async function enrolTwoFactor(t: TestService, person: TestPerson): Promise<{ secret: string; codes: string[] }> {
-  const pageRes = await getPage(t, '/account/two-factor', person.cookie);
+/**
+ * The enrolment page's pending secret: presses Start (a POST; the page load itself never creates
+ * one) when none is pending yet, then loads the page it redirects to.
+ */
+export async function pendingTotpSecret(t: TestService, cookie: string): Promise<string> {
+  const pageRes = await getPage(t, '/account/two-factor', cookie);
   expect(pageRes.status).toBe(200);
   const secret = dataAttr(pageRes.text, 'totp-secret')!;
   expect(secret).toMatch(/^[A-Z2-7]+=*$/);
+  return secret;
+}
+
+/** Enrols two-factor through the Account page; returns the secret and the recovery codes. */
+export async function enrolTwoFactor(t: TestService, person: TestPerson): Promise<{ secret: string; codes: string[] }> {
+  const secret = await pendingTotpSecret(t, person.cookie);
   const now = await serverNow(t);
   const code = totpCode(secret, Math.floor(now / 1000));
   const res = await postForm(t, '/account/two-factor', { password: person.password, code }, { cookie: person.cookie });

@@ -1,4 +1,4 @@
-// Failed-sign-in throttling: every row of the spec table, 15-minute windows moved by the test clock.
+// Failed-sign-in throttling: every row of the spec table, 15-minute windows moved by the test clock, and parallel bursts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, WORKSPACE_PASSWORD, type TestService } from '../../support/test-service.js';
 import { totpCode } from '../../../src/auth/totp.js';
@@ -11,6 +11,7 @@ import {
   serverNow,
   uniqueEmail,
 } from './identity-client.js';
+import { TOKEN_PREFIX } from '../../../src/auth/api-token-store.js';
 
 const WINDOW = 15 * 60_000;
 let t: TestService;
@@ -154,6 +155,100 @@ describe('sign-in throttling (spec "Failed-sign-in throttling")', () => {
     expect(events.text).not.toContain('guess-1');
     await t.advance(WINDOW + 1000);
     expect((await t.call('GET', '/api/v1/settings', undefined, { headers: { 'x-forwarded-for': ip } })).status).toBe(200);
+  });
+});
+
+/** How many responses had each status, e.g. `{ 401: 5, 429: 35 }`. */
+function tally(statuses: number[]): Record<number, number> {
+  const out: Record<number, number> = {};
+  for (const s of statuses) out[s] = (out[s] ?? 0) + 1;
+  return out;
+}
+
+/** Audit events of one action and target (or address), counted. */
+async function countAudit(action: string, match: (e: any) => boolean): Promise<number> {
+  const type = action.split('.')[0];
+  const res = await t.call('GET', `/api/v1/audit-events?type=${type}&limit=500`);
+  return res.body.events.filter((e: any) => e.action === action && match(e)).length;
+}
+
+/** A six-digit code that is none of the three codes accepted now. */
+function wrongCodeFor(secret: string, nowMs: number): string {
+  const valid = new Set([-30, 0, 30].map((d) => totpCode(secret, Math.floor(nowMs / 1000) + d)));
+  for (let c = 0; ; c++) {
+    const code = String(c).padStart(6, '0');
+    if (!valid.has(code)) return code;
+  }
+}
+
+// Security review M1: each attempt is reserved atomically before its credential is checked, so a
+// parallel burst gets exactly the limit of credential checks and the rest 429 (not check-then-record).
+describe('parallel bursts get exactly the limit of credential checks (spec "Failed-sign-in throttling")', () => {
+  it('40 parallel wrong sign-ins for one email from one address: 5 checked (401, audited), 35 refused (429)', async () => {
+    const p = await makePerson(t, 'viewer');
+    const ip = newIp();
+    const results = await Promise.all(Array.from({ length: 40 }, () => login(t, p.email, 'wrong-password-123', from(ip))));
+    expect(tally(results.map((r) => r.status))).toEqual({ 401: 5, 429: 35 });
+    for (const r of results.filter((x) => x.status === 429)) expect429(r);
+    expect(await countAudit('auth.sign_in_failed', (e) => e.target === p.email.toLowerCase() && e.ip === ip)).toBe(5);
+    // Still throttled for the correct password; the window moves on.
+    expect429(await login(t, p.email, p.password, from(ip)));
+    await t.advance(WINDOW + 1000);
+    expect((await login(t, p.email, p.password, from(ip))).status).toBe(303);
+  });
+
+  it('100 parallel wrong workspace-password bearers from one address: 20 compared (401), 80 refused (429)', async () => {
+    const ip = newIp();
+    const results = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => t.call('GET', '/api/v1/settings', undefined, { token: `burst-guess-${i}`, headers: { 'x-forwarded-for': ip } })),
+    );
+    expect(tally(results.map((r) => r.status))).toEqual({ 401: 20, 429: 80 });
+    expect(await countAudit('api.bearer_failed', (e) => e.ip === ip && e.detail?.reason === 'wrong workspace password')).toBe(20);
+    expect(await countAudit('api.bearer_throttled', (e) => e.ip === ip)).toBe(1);
+    // The correct workspace password is refused too while the address is over the limit.
+    expect((await t.call('GET', '/api/v1/settings', undefined, { headers: { 'x-forwarded-for': ip } })).status).toBe(429);
+  });
+
+  it('100 parallel unknown svc_live_ tokens from one address: 20 x 401, 80 x 429', async () => {
+    const ip = newIp();
+    const results = await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        t.call('GET', '/api/v1/settings', undefined, { token: `${TOKEN_PREFIX}unknown-burst-token-${i}`, headers: { 'x-forwarded-for': ip } }),
+      ),
+    );
+    expect(tally(results.map((r) => r.status))).toEqual({ 401: 20, 429: 80 });
+    expect(await countAudit('api.bearer_failed', (e) => e.ip === ip && e.detail?.reason === 'unknown token')).toBe(20);
+  });
+
+  it('the workspace password as bearer is not counted when it matches, even inside a burst', async () => {
+    const ip = newIp();
+    const right = await Promise.all(Array.from({ length: 30 }, () => t.call('GET', '/api/v1/settings', undefined, { headers: { 'x-forwarded-for': ip } })));
+    expect(tally(right.map((r) => r.status))).toEqual({ 200: 30 });
+    // All 20 guesses of the address are still available.
+    const wrong = await Promise.all(Array.from({ length: 25 }, (_, i) => t.call('GET', '/api/v1/settings', undefined, { token: `after-${i}`, headers: { 'x-forwarded-for': ip } })));
+    expect(tally(wrong.map((r) => r.status))).toEqual({ 401: 20, 429: 5 });
+  });
+
+  it('40 parallel wrong codes at the code step: 5 checked (401), 35 refused (429)', async () => {
+    const p = await makePerson(t, 'approver');
+    const { secret } = await enrolTwoFactor(t, p);
+    const ip = newIp();
+    const step1 = await login(t, p.email, p.password, from(ip));
+    expect(step1.location).toBe('/login/two-factor');
+    const challenge = `${CHALLENGE_COOKIE}=${step1.cookies[CHALLENGE_COOKIE]}`;
+    const wrong = wrongCodeFor(secret, await serverNow(t));
+    const results = await Promise.all(Array.from({ length: 40 }, () => postForm(t, '/login/two-factor', { code: wrong }, { cookie: challenge, ...from(ip) })));
+    expect(tally(results.map((r) => r.status))).toEqual({ 401: 5, 429: 35 });
+    expect(await countAudit('auth.two_factor_failed', (e) => e.target === p.email)).toBe(5);
+  });
+
+  it('40 parallel wrong current passwords on the Account page: 5 checked (400), 35 refused (429)', async () => {
+    const p = await makePerson(t, 'viewer');
+    const results = await Promise.all(
+      Array.from({ length: 40 }, () => postForm(t, '/account/password', { current: 'wrong-password-123', password: 'Another-Good-Password-42' }, { cookie: p.cookie })),
+    );
+    expect(tally(results.map((r) => r.status))).toEqual({ 400: 5, 429: 35 });
+    expect429(await postForm(t, '/account/password', { current: p.password, password: 'Another-Good-Password-42' }, { cookie: p.cookie }));
   });
 });
 

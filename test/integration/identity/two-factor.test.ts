@@ -10,6 +10,7 @@ import {
   getPage,
   login,
   makePerson,
+  pendingTotpSecret,
   postForm,
   toMiddleOfStep,
   type TestPerson,
@@ -40,8 +41,8 @@ async function authEvents() {
 describe('two-factor sign-in', () => {
   it('enrolment needs the password and an app code; shows 10 recovery codes xxxxx-xxxxx once', async () => {
     const p = await makePerson(t, 'operator');
+    const secret = await pendingTotpSecret(t, p.cookie);
     const page = await getPage(t, '/account/two-factor', p.cookie);
-    const secret = dataAttr(page.text, 'totp-secret')!;
     expect(page.text).toContain('otpauth://totp/');
     const now = await t.advance(0);
     const good = totpCode(secret, Math.floor(now / 1000));
@@ -62,6 +63,41 @@ describe('two-factor sign-in', () => {
     const stored = await t.database.db.query('SELECT totp_secret FROM people WHERE id = $1', [p.id]);
     expect(stored.rows[0].totp_secret).not.toContain(secret);
     expect((await authEvents())[0].action).toBe('auth.two_factor_enabled');
+  });
+
+  it('a page load creates the pending secret only when none is pending and never replaces it; only Start over (a POST, same-origin) does (security review L7)', async () => {
+    const p = await makePerson(t, 'viewer');
+    const stored = async () => (await t.database.db.query('SELECT totp_pending_secret FROM people WHERE id = $1', [p.id])).rows[0].totp_pending_secret;
+    expect(await stored()).toBeNull();
+    // The contract's page shows a secret: the first load creates it.
+    const secret = await pendingTotpSecret(t, p.cookie);
+    const sealed = await stored();
+    expect(sealed).not.toBeNull();
+    // Later loads, including a cross-site top-level navigation carrying the Lax cookie, show the same one and change nothing.
+    for (let i = 0; i < 2; i++) {
+      const again = await getPage(t, '/account/two-factor', p.cookie, i === 1 ? { 'sec-fetch-site': 'cross-site' } : {});
+      expect(dataAttr(again.text, 'totp-secret')).toBe(secret);
+      expect(await stored()).toBe(sealed);
+    }
+    // Starting over is a state change, refused cross-site by the browser protections.
+    const forged = await postForm(t, '/account/two-factor/start', {}, { cookie: p.cookie, origin: 'https://evil.example' });
+    expect(forged.status).toBe(403);
+    expect(await stored()).toBe(sealed);
+    // Start over (same origin) replaces the key.
+    const restarted = await postForm(t, '/account/two-factor/start', {}, { cookie: p.cookie });
+    expect(restarted.status).toBe(303);
+    expect(restarted.location).toBe('/account/two-factor');
+    const fresh = dataAttr((await getPage(t, '/account/two-factor', p.cookie)).text, 'totp-secret');
+    expect(fresh).not.toBe(secret);
+    expect(await stored()).not.toBe(sealed);
+  });
+
+  it('two page loads at once show the same new secret (the creation is a compare-and-set)', async () => {
+    const p = await makePerson(t, 'viewer');
+    const pages = await Promise.all([0, 1, 2].map(() => getPage(t, '/account/two-factor', p.cookie)));
+    const secrets = new Set(pages.map((x) => dataAttr(x.text, 'totp-secret')));
+    expect(secrets.size).toBe(1);
+    expect([...secrets][0]).toMatch(/^[A-Z2-7]+=*$/);
   });
 
   it('accepts the step before and after, refuses two steps away and a reused step; a recovery code works once', async () => {

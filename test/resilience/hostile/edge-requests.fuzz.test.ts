@@ -76,7 +76,7 @@ function pathTemplates(): { method: string; path: string; upgrade?: boolean }[] 
   const pages = ['/login', '/login/two-factor', '/account', '/account/two-factor', '/team', '/audit', '/docs/orders/:orderId/:documentId'].map((p) => ({ method: 'GET', path: p }));
   const forms = [
     '/login', '/login/two-factor', '/logout', '/account/password', '/account/api-tokens', '/account/api-tokens/:id/revoke', '/account/sessions/:id/end',
-    '/account/two-factor', '/team/people', '/team/people/:id/role', '/team/people/:id/enabled', '/team/two-factor-requirement',
+    '/account/two-factor', '/account/two-factor/start', '/team/people', '/team/people/:id/role', '/team/people/:id/enabled', '/team/two-factor-requirement',
   ].map((p) => ({ method: 'POST', path: p }));
   const upgrades = ['/agents/order-agent/:orderId', '/agents/other-agent/:id', '/a2a', '/mcp', '/:anything'].map((p) => ({ method: 'GET', path: p, upgrade: true }));
   return [...rest, ...pages, ...forms, ...upgrades];
