@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { DomainError, ValidationError, type ValidationIssue } from '../domain/errors.js';
 import { isDatabaseUnavailable, isStatementCancelled } from '../db/database-unavailable.js';
+import { isUnstorableText } from '../db/unstorable-text.js';
 
 export interface ErrorResponse {
   status: number;
@@ -34,12 +35,6 @@ const statusMessages: Record<number, string> = {
   413: 'Request body too large',
   415: 'Unsupported media type',
 };
-
-/** SQLSTATE 22021 (character_not_in_repertoire: a NUL byte) or 22P05 (untranslatable_character): the input's fault. */
-function isUnstorableText(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  return code === '22021' || code === '22P05';
-}
 
 export function toErrorResponse(err: unknown): ErrorResponse {
   if (err instanceof ValidationError)

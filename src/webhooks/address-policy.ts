@@ -29,6 +29,11 @@ for (const [prefix, bits] of [
   blocked.addSubnet(prefix, bits, 'ipv4');
 for (const [prefix, bits] of [
   ['::', 128], // unspecified
+  // IPv4 carried inside IPv6 by translators (security review L3): refused whole rather than decoded, since
+  // whether such an address reaches an internal host depends on translators of the network, not on us.
+  ['::', 96], // IPv4-compatible (deprecated; ::a00:1 is 10.0.0.1 on a network that still routes it)
+  ['::ffff:0:0:0', 96], // SIIT IPv4-translated (RFC 6145): ::ffff:0:a00:1
+  ['64:ff9b:1::', 48], // local-use NAT64 (RFC 8215); the well-known 64:ff9b::/96 is decoded below
   ['100::', 64], // discard
   ['2001::', 23], // IETF protocol assignments (Teredo, benchmarking, ORCHID)
   ['2001:db8::', 32], // documentation

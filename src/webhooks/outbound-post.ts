@@ -55,7 +55,12 @@ export async function postOutbound(target: string, headers: Record<string, strin
   if (addresses.length === 0) return failure(`Could not resolve ${host}`);
   const refused = addresses.find((a) => !addressAllowed(a.address, options.allowLoopback));
   if (refused)
-    return failure(`Refused: ${host} resolves to a ${classifyAddress(refused.address) === 'loopback' ? 'loopback' : 'private or reserved'} address (${refused.address})`);
+    // Generic on purpose (security review L3): the delivery log must not map the internal network for whoever reads it.
+    return failure(
+      classifyAddress(refused.address) === 'loopback'
+        ? `Refused: ${host} resolves to a loopback address (OUTBOUND_ALLOW_LOOPBACK is off)`
+        : `Refused: ${host} does not resolve to a public internet address`,
+    );
   const pinned = addresses[0];
   const lookup: LookupFunction = (_hostname, opts, callback) => {
     if ((opts as { all?: boolean }).all) (callback as any)(null, [{ address: pinned.address, family: pinned.family }]);

@@ -7,6 +7,8 @@ import { readChannelSettings } from '../channel-settings.js';
 import { startInboundOrder } from '../inbound/inbound-start.js';
 import { mapX12850, type X12850Result } from './x12-850-mapper.js';
 import { X12EnvelopeError } from './x12-envelope-error.js';
+import { readX12Head, x12Text } from './x12-tokenizer.js';
+import { isUnstorableText } from '../../db/unstorable-text.js';
 
 /** One transaction's outcome: the status its inbound start alone would answer (201, 200 replay, 400, 409, 422). */
 export interface Edi850Result {
@@ -35,23 +37,31 @@ export interface Edi850Deps extends OrderServiceDeps {
  * Tolerated envelope oddities (GS01 codes, IEA02 mismatches, repeated control numbers) are logged.
  */
 export async function receiveEdi850(deps: Edi850Deps, rawBody: Buffer, startedBy: string): Promise<Edi850Response> {
-  if (rawBody.toString('utf8').trim() === '') throw new DomainError('empty_body', 'The body is empty: send one X12 interchange', 400);
-  let mapping;
-  try {
-    mapping = mapX12850(rawBody);
-  } catch (err) {
-    if (err instanceof X12EnvelopeError) throw new DomainError('x12_envelope', err.message, 400);
-    throw err;
-  }
-  const { sender } = mapping;
+  const text = x12Text(rawBody);
+  if (text.trim() === '') throw new DomainError('empty_body', 'The body is empty: send one X12 interchange', 400);
+  // The sender is read from the fixed-width ISA header alone and checked first (security review L1):
+  // only a partner's interchange is tokenized and mapped, within X12_LIMITS and MAX_TRANSACTIONS.
+  const sender = envelope(() => readX12Head(text)).header.sender;
+  if (sender === '') throw new DomainError('x12_envelope', 'ISA06 (interchange sender id) is empty', 400);
   const settings = await readChannelSettings(deps.db);
   const customerId = Object.hasOwn(settings.ediPartners, sender) ? settings.ediPartners[sender] : undefined;
   if (customerId === undefined) throw forbidden(`EDI sender ${sender} is not in the partner list`);
+  const mapping = envelope(() => mapX12850(text));
   if (mapping.warnings.length > 0) deps.logger.info({ sender, warnings: mapping.warnings }, 'EDI interchange read with tolerated envelope oddities');
 
   const results: Edi850Result[] = [];
   for (const result of mapping.results) results.push(await startTransaction(deps, result, customerId, startedBy));
   return { sender, results };
+}
+
+/** Runs a body-level X12 step; an envelope problem is the request's 400. */
+function envelope<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (err) {
+    if (err instanceof X12EnvelopeError) throw new DomainError('x12_envelope', err.message, 400);
+    throw err;
+  }
 }
 
 /** Starts one mapped 850; its failure becomes that transaction's status, never the request's. */
@@ -71,6 +81,8 @@ async function startTransaction(deps: Edi850Deps, result: X12850Result, customer
       : { ...head, status: 201, orderId: outcome.orderId, flowId: outcome.flowId };
   } catch (err) {
     if (err instanceof DomainError && err.status < 500) return { ...head, status: err.status, error: err.message };
+    // Backstop for text PostgreSQL cannot store (the mapper refuses control characters first): the sender's fault.
+    if (isUnstorableText(err)) return { ...head, status: 400, error: 'The purchase order holds characters that cannot be stored' };
     deps.logger.error({ err, control: result.control }, 'EDI transaction failed to start');
     return { ...head, status: 500, error: 'Internal error' };
   }

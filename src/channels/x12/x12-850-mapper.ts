@@ -2,7 +2,7 @@
 import type { ChannelOrderBody, ChannelOrderLine, ChannelShipTo } from '../channel-order-body.js';
 import { x12DateToIso } from './x12-date.js';
 import { X12EnvelopeError } from './x12-envelope-error.js';
-import { elementValue, tokenizeX12, type X12Segment } from './x12-tokenizer.js';
+import { elementValue, tokenizeX12, type X12Interchange, type X12Segment } from './x12-tokenizer.js';
 import { splitTransactions, type X12Transaction } from './x12-transactions.js';
 
 /** One transaction's outcome; `control` is ST02, `poNumber` BEG03 when it could be read. */
@@ -40,19 +40,57 @@ export function mapX12850(body: string | Uint8Array): X12850Mapping {
   if (sender === '') throw new X12EnvelopeError('ISA06 (interchange sender id) is empty');
   const split = splitTransactions(interchange);
   if (split.transactions.length === 0) throw new X12EnvelopeError('Interchange holds no transaction set (ST..SE)');
+  if (split.transactions.length > MAX_TRANSACTIONS)
+    throw new X12EnvelopeError(`Interchange holds ${split.transactions.length} transaction sets; at most ${MAX_TRANSACTIONS} per request`);
+  const allowedControls = declaredControls(interchange);
   return {
     sender,
-    results: split.transactions.map((transaction) => mapTransaction(transaction, sender)),
+    results: split.transactions.map((transaction) => mapTransaction(transaction, sender, allowedControls)),
     warnings: [...interchange.warnings, ...split.warnings],
   };
+}
+
+/**
+ * Transaction sets one request may start (security review L1): each is an order started in its own
+ * transaction while the partner waits for the answer. Real interchanges carry a few to a few dozen
+ * purchase orders; a partner with more sends several interchanges.
+ */
+export const MAX_TRANSACTIONS = 500;
+
+/**
+ * C0 control characters and DEL, which no purchase order field carries and PostgreSQL cannot store
+ * (NUL) or shows as garbage (security review L2). TAB, CR and LF are left alone (line breaks around
+ * segments are trimmed; inside a field they are odd but harmless), and so are the interchange's
+ * own delimiters, which real interchanges often take from the control range (0x1C-0x1F).
+ */
+const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+
+/** The control characters this interchange declares as delimiters (element, ISA16, segment, ISA11 repetition). */
+function declaredControls(interchange: X12Interchange): Set<string> {
+  const { element, component, segment } = interchange.delimiters;
+  const repetition = elementValue(interchange.segments[0], 11);
+  return new Set([element, component, segment, ...(repetition.length === 1 ? [repetition] : [])].filter((c) => CONTROL.test(c)));
+}
+
+/** The first segment of a transaction holding a control character that is no delimiter, with that character. */
+function controlCharacterIn(transaction: X12Transaction, allowed: Set<string>): { segment: string; code: string } | null {
+  for (const segment of transaction.segments)
+    for (const element of segment.elements)
+      for (const component of element)
+        for (const ch of component)
+          if (CONTROL.test(ch) && !allowed.has(ch))
+            return { segment: segment.id, code: `U+${ch.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}` };
+  return null;
 }
 
 /** Thrown inside the mapping of one transaction; caught into an `ok: false` result. */
 class TransactionError extends Error {}
 
 /** Maps one transaction set, turning its first problem into an `ok: false` result. */
-function mapTransaction(transaction: X12Transaction, sender: string): X12850Result {
+function mapTransaction(transaction: X12Transaction, sender: string, allowedControls: Set<string>): X12850Result {
   const { control } = transaction;
+  const bad = controlCharacterIn(transaction, allowedControls);
+  if (bad) return { control, ok: false, error: `Segment ${bad.segment} holds a control character (${bad.code}); control characters are not accepted` };
   if (transaction.type !== '850') {
     return { control, ok: false, error: `Transaction set ${transaction.type || '(no ST01)'} is not an 850` };
   }

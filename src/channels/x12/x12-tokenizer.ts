@@ -56,11 +56,27 @@ const WHITESPACE = new Set([' ', '\t', '\r', '\n', '\f', '\v', '\uFEFF', '\u00A0
 const LINE_BREAK = new Set(['\r', '\n']);
 
 /**
- * Tokenizes exactly one X12 interchange. Throws `X12EnvelopeError` when the body cannot be
- * read as one interchange; envelope oddities that do not stop reading go to `warnings`.
+ * Bounds on what one interchange may hold (security review L1), checked while reading, before any
+ * array grows past them: a 5 MiB body of separators would otherwise become millions of arrays.
+ * Real interchanges stay far inside them (the largest fixture: a few hundred segments of under 30
+ * elements).
  */
-export function tokenizeX12(body: string | Uint8Array): X12Interchange {
-  const text = typeof body === 'string' ? body : new TextDecoder('utf-8').decode(body);
+export const X12_LIMITS = { segments: 100_000, elementsPerSegment: 1_000 } as const;
+
+/** The ISA header alone: where it starts, the delimiters it declares, its fields. */
+export interface X12Head {
+  start: number;
+  delimiters: X12Delimiters;
+  isa: X12Segment;
+  header: X12InterchangeHeader;
+}
+
+/**
+ * Reads only the fixed-width ISA header (106 characters) of `text`: enough to know the sender and
+ * check it against the partner list before the rest of the body is tokenized. Throws
+ * `X12EnvelopeError` when there is no readable ISA.
+ */
+export function readX12Head(text: string): X12Head {
   const start = skipLeadingWhitespace(text);
   if (text.slice(start, start + 3) !== 'ISA') {
     throw new X12EnvelopeError('Body does not start with an ISA segment');
@@ -73,13 +89,39 @@ export function tokenizeX12(body: string | Uint8Array): X12Interchange {
     control: elementValue(isa, 13),
     version: elementValue(isa, 12),
   };
+  return { start, delimiters, isa, header };
+}
+
+/** The text of an X12 body: bytes are read as UTF-8 (invalid sequences become U+FFFD). */
+export function x12Text(body: string | Uint8Array): string {
+  return typeof body === 'string' ? body : new TextDecoder('utf-8').decode(body);
+}
+
+/**
+ * Tokenizes exactly one X12 interchange. Throws `X12EnvelopeError` when the body cannot be
+ * read as one interchange or passes `X12_LIMITS`; envelope oddities that do not stop reading go
+ * to `warnings`.
+ */
+export function tokenizeX12(body: string | Uint8Array): X12Interchange {
+  const text = x12Text(body);
+  const { start, delimiters, isa, header } = readX12Head(text);
   const warnings: string[] = [];
   const segments: X12Segment[] = [isa];
-  const pieces = text.slice(start + ISA_LENGTH).split(delimiters.segment);
-  pieces.forEach((raw, pieceIndex) => {
-    const piece = trimSegment(raw, delimiters);
-    if (piece === '') return;
-    const parts = piece.split(delimiters.element);
+  // Segment by segment with indexOf, so nothing is split before the caps have been checked.
+  let from = start + ISA_LENGTH;
+  while (from <= text.length) {
+    const end = text.indexOf(delimiters.segment, from);
+    const last = end < 0;
+    const piece = trimSegment(text.slice(from, last ? text.length : end), delimiters);
+    from = last ? text.length + 1 : end + 1;
+    if (piece === '') continue;
+    if (segments.length >= X12_LIMITS.segments) {
+      throw new X12EnvelopeError(`Interchange holds more than ${X12_LIMITS.segments} segments; send it in smaller interchanges`);
+    }
+    const parts = splitBounded(piece, delimiters.element, X12_LIMITS.elementsPerSegment + 1);
+    if (parts === null) {
+      throw new X12EnvelopeError(`Segment ${segments.length + 1} holds more than ${X12_LIMITS.elementsPerSegment} elements`);
+    }
     const segment: X12Segment = {
       id: parts[0].trim(),
       elements: parts.slice(1).map((element) => element.split(delimiters.component)),
@@ -88,11 +130,18 @@ export function tokenizeX12(body: string | Uint8Array): X12Interchange {
     if (segment.id === 'ISA') {
       throw new X12EnvelopeError(`Body holds more than one interchange: a second ISA at segment ${segment.index + 1}`);
     }
-    if (pieceIndex === pieces.length - 1) warnings.push(`Last segment (${segment.id}) has no segment terminator`);
+    if (last) warnings.push(`Last segment (${segment.id}) has no segment terminator`);
     segments.push(segment);
-  });
+  }
   warnings.push(...checkTrailer(segments, header));
   return { delimiters, header, segments, warnings };
+}
+
+/** `text.split(separator)`, or null when it would give more than `max` parts (counted before splitting). */
+function splitBounded(text: string, separator: string, max: number): string[] | null {
+  let parts = 1;
+  for (let at = text.indexOf(separator); at >= 0; at = text.indexOf(separator, at + 1)) if (++parts > max) return null;
+  return text.split(separator);
 }
 
 /** XXnn of a segment as a simple value: the first component, trimmed; '' when absent. */

@@ -3,7 +3,9 @@
 // (spec "EDI 850 adapter", "Limits", "Errors"; contract section 10).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestService } from '../../support/test-service.js';
-import { envelope, interchange, po850, transaction, x12Fixture } from '../../unit/channels/channel-fixtures.js';
+import { envelope, interchange, isaHeader, po850, transaction, x12Fixture } from '../../unit/channels/channel-fixtures.js';
+import { X12_LIMITS } from '../../../src/channels/x12/x12-tokenizer.js';
+import { MAX_TRANSACTIONS } from '../../../src/channels/x12/x12-850-mapper.js';
 import { count, graphs, startChannelsService } from './channels-support.js';
 
 const EDI = '/api/v1/channels/edi/850';
@@ -291,6 +293,61 @@ describe('synthetic interchanges: envelope checks and delimiters', () => {
   it('a transaction that maps but breaks the order schema (qty not an integer) is a 400 result', async () => {
     const res = await post850s([transaction('0001', po850({ beg: 'BEG*00*SA*FRACTION', lines: ['PO1*1*1.5*EA*2**VP*A-1'] }))]);
     expect(res.body.results[0]).toMatchObject({ control: '0001', poNumber: 'FRACTION', status: 400, error: expect.stringMatching(/lines\.0\.qty/) });
+  });
+});
+
+describe('hostile interchanges (security review L1, L2)', () => {
+  it("a sender not in the partner list is refused 403 from the ISA header alone: the rest of its body is never tokenized", async () => {
+    // Two interchanges in one body are a 400 once tokenized; a stranger's never gets that far.
+    const body = interchange(envelope([transaction('0001', po850())]), { sender: 'STRANGER' });
+    const res = await postEdi(body + body);
+    expect(res.status).toBe(403);
+    expect(res.body.error).toMatch(/STRANGER is not in the partner list/);
+  });
+
+  it("a stranger's header followed by 4 MiB of element separators is a 403, not millions of parsed elements", async () => {
+    const res = await postEdi(isaHeader({ sender: 'STRANGER' }) + '*'.repeat(4 * 1024 * 1024));
+    expect(res.status).toBe(403);
+  });
+
+  it('a partner segment with more elements than the cap is a 400 for the body and starts nothing', async () => {
+    const before = await count(t, 'orders');
+    const res = await postEdi(isaHeader({ sender }) + `MSG${'*x'.repeat(X12_LIMITS.elementsPerSegment + 1)}~` + interchange(envelope([transaction('0001', po850())])).slice(106));
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatch(new RegExp(`more than ${X12_LIMITS.elementsPerSegment} elements`));
+    expect(await count(t, 'orders')).toBe(before);
+  });
+
+  it(`an interchange with more than ${MAX_TRANSACTIONS} transaction sets is a 400 and starts nothing`, async () => {
+    const before = await count(t, 'orders');
+    const many = Array.from({ length: MAX_TRANSACTIONS + 1 }, (_, i) => transaction(String(i + 1).padStart(4, '0'), po850({ beg: `BEG*00*SA*CAP-${i}` })));
+    const res = await postEdi(interchange(envelope(many), { sender }));
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe(`Interchange holds ${MAX_TRANSACTIONS + 1} transaction sets; at most ${MAX_TRANSACTIONS} per request`);
+    expect(await count(t, 'orders')).toBe(before);
+  });
+
+  it('a NUL or other control character in a segment is a 400 for that transaction (never a 500); the others start', async () => {
+    const res = await postEdi(
+      interchange(
+        envelope([
+          transaction('0001', po850({ beg: 'BEG*00*SA*PO\u00007**20220101' })),
+          transaction('0002', po850({ beg: 'BEG*00*SA*CTL-OK', lines: ['PO1*1*2*EA*9.5**VP*ABC-1', 'PID*F****Wid\u0007get'] })),
+          transaction('0003', po850({ beg: 'BEG*00*SA*CTL-GOOD' })),
+        ]),
+        { sender },
+      ),
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.results[0]).toEqual({ control: '0001', status: 400, error: 'Segment BEG holds a control character (U+0000); control characters are not accepted' });
+    expect(res.body.results[1]).toEqual({ control: '0002', status: 400, error: 'Segment PID holds a control character (U+0007); control characters are not accepted' });
+    expect(res.body.results[2]).toMatchObject({ control: '0003', poNumber: 'CTL-GOOD', status: 201 });
+  });
+
+  it('delimiters taken from the control range (0x1D elements, 0x1C segments) are still read', async () => {
+    const res = await postEdi(interchange(envelope([transaction('0001', po850({ beg: 'BEG*00*SA*CTL-DELIM' }))]), { sender, element: '\u001d', segment: '\u001c' }));
+    expect(res.status).toBe(200);
+    expect(res.body.results[0]).toMatchObject({ control: '0001', poNumber: 'CTL-DELIM', status: 201 });
   });
 });
 

@@ -1,6 +1,6 @@
 // X12 tokenizer: delimiters from the ISA, whitespace handling, one interchange per body (spec "EDI 850 adapter", contract §10).
 import { describe, expect, it } from 'vitest';
-import { elementValue, tokenizeX12, X12EnvelopeError } from '../../../src/channels/x12/x12-tokenizer.js';
+import { elementValue, readX12Head, tokenizeX12, X12_LIMITS, X12EnvelopeError } from '../../../src/channels/x12/x12-tokenizer.js';
 import { envelope, interchange, isaHeader, po850, transaction } from './channel-fixtures.js';
 
 const ids = (body: string | Uint8Array): string[] => tokenizeX12(body).segments.map((segment) => segment.id);
@@ -112,5 +112,25 @@ describe('tolerated interchange oddities become warnings', () => {
 
   it('a clean interchange has no warnings', () => {
     expect(tokenizeX12(interchange(simple)).warnings).toEqual([]);
+  });
+});
+
+describe('bounds on one interchange (security review L1)', () => {
+  it(`more than ${X12_LIMITS.segments} segments is an envelope error, raised while reading`, () => {
+    const body = isaHeader() + 'MSG*x~'.repeat(X12_LIMITS.segments);
+    expect(() => tokenizeX12(body)).toThrow(new X12EnvelopeError(`Interchange holds more than ${X12_LIMITS.segments} segments; send it in smaller interchanges`));
+    expect(() => tokenizeX12(isaHeader() + 'MSG*x~'.repeat(X12_LIMITS.segments - 2))).not.toThrow();
+  });
+
+  it(`a segment of more than ${X12_LIMITS.elementsPerSegment} elements is an envelope error; exactly that many is read`, () => {
+    const at = (n: number) => isaHeader() + `MSG${'*x'.repeat(n)}~`;
+    expect(() => tokenizeX12(at(X12_LIMITS.elementsPerSegment + 1))).toThrow(/Segment 2 holds more than 1000 elements/);
+    expect(tokenizeX12(at(X12_LIMITS.elementsPerSegment)).segments[1].elements).toHaveLength(X12_LIMITS.elementsPerSegment);
+  });
+
+  it('readX12Head reads the sender from the fixed-width header without looking at the rest', () => {
+    const head = readX12Head(isaHeader({ sender: 'ACMEBUYER' }) + '\u0000'.repeat(1000));
+    expect(head.header.sender).toBe('ACMEBUYER');
+    expect(head.delimiters).toEqual({ element: '*', component: '>', segment: '~' });
   });
 });

@@ -22,6 +22,17 @@ describe('classifyAddress', () => {
       expect(classifyAddress(ip), ip).toBe('blocked');
   });
 
+  it('IPv4 inside IPv6 translation prefixes is blocked: IPv4-compatible, SIIT-translated, local-use NAT64 (review L3)', () => {
+    for (const ip of ['::a00:1', '::7f00:1', '::808:808', '::ffff:0:a00:1', '::ffff:0:808:808', '64:ff9b:1::a00:1', '64:ff9b:1::808:808'])
+      expect(classifyAddress(ip), ip).toBe('blocked');
+    // The well-known NAT64 prefix is decoded: a public IPv4 inside stays public, a private one is blocked.
+    expect(classifyAddress('64:ff9b::808:808')).toBe('public');
+    expect(classifyAddress('64:ff9b::a00:1')).toBe('blocked');
+    // IPv4-mapped addresses keep their IPv4 meaning.
+    expect(classifyAddress('::ffff:8.8.8.8')).toBe('public');
+    expect(classifyAddress('::ffff:10.0.0.1')).toBe('blocked');
+  });
+
   it('loopback is allowed only with the testing switch; blocked never', () => {
     expect(addressAllowed('127.0.0.1', false)).toBe(false);
     expect(addressAllowed('127.0.0.1', true)).toBe(true);

@@ -52,11 +52,12 @@ describe('postOutbound', () => {
     expect(hits.length).toBe(before);
   });
 
-  it('refuses a host that resolves to a private or link-local address (any of its addresses)', async () => {
+  it('refuses a host that resolves to a private or link-local address (any of its addresses), without naming the address (review L3)', async () => {
     for (const addresses of [[{ address: '10.0.0.7', family: 4 }], [{ address: '169.254.169.254', family: 4 }], [{ address: '93.184.216.34', family: 4 }, { address: 'fd00::1', family: 6 }]]) {
       const res = await postOutbound('https://hooks.example.com/x', {}, '{}', opts({ allowLoopback: false, resolve: async () => addresses }));
       expect(res.ok).toBe(false);
-      expect(res.error).toMatch(/private or reserved address/);
+      expect(res.error).toBe('Refused: hooks.example.com does not resolve to a public internet address');
+      for (const a of addresses) expect(res.error).not.toContain(a.address);
     }
   });
 
