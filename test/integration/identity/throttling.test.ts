@@ -39,6 +39,16 @@ function expect429(res: { status: number; headers: Headers }) {
   expect(retry).toBeLessThanOrEqual(15 * 60);
 }
 
+/** An approver with two-factor on, past the password step from a fresh address: the challenge cookie for the code step. */
+async function atCodeStep() {
+  const p = await makePerson(t, 'approver');
+  const { secret } = await enrolTwoFactor(t, p);
+  const ip = newIp();
+  const step1 = await login(t, p.email, p.password, from(ip));
+  expect(step1.location).toBe('/login/two-factor');
+  return { p, secret, ip, challenge: `${CHALLENGE_COOKIE}=${step1.cookies[CHALLENGE_COOKIE]}` };
+}
+
 describe('sign-in throttling (spec "Failed-sign-in throttling")', () => {
   it('email and address together: 5 failures, then 429 even for the correct password; the window moves on', async () => {
     const p = await makePerson(t, 'viewer');
@@ -100,12 +110,7 @@ describe('sign-in throttling (spec "Failed-sign-in throttling")', () => {
   });
 
   it('person at the code step: 5 wrong codes, then 429 even for the right code', async () => {
-    const p = await makePerson(t, 'approver');
-    const { secret } = await enrolTwoFactor(t, p);
-    const ip = newIp();
-    const step1 = await login(t, p.email, p.password, from(ip));
-    expect(step1.location).toBe('/login/two-factor');
-    const challenge = `${CHALLENGE_COOKIE}=${step1.cookies[CHALLENGE_COOKIE]}`;
+    const { p, secret, ip, challenge } = await atCodeStep();
     for (let i = 0; i < 5; i++) expect((await postForm(t, '/login/two-factor', { code: '000000' }, { cookie: challenge, ...from(ip) })).status).toBe(401);
     const now = await serverNow(t);
     expect429(await postForm(t, '/login/two-factor', { code: totpCode(secret, Math.floor(now / 1000)) }, { cookie: challenge, ...from(ip) }));
@@ -230,12 +235,7 @@ describe('parallel bursts get exactly the limit of credential checks (spec "Fail
   });
 
   it('40 parallel wrong codes at the code step: 5 checked (401), 35 refused (429)', async () => {
-    const p = await makePerson(t, 'approver');
-    const { secret } = await enrolTwoFactor(t, p);
-    const ip = newIp();
-    const step1 = await login(t, p.email, p.password, from(ip));
-    expect(step1.location).toBe('/login/two-factor');
-    const challenge = `${CHALLENGE_COOKIE}=${step1.cookies[CHALLENGE_COOKIE]}`;
+    const { p, secret, ip, challenge } = await atCodeStep();
     const wrong = wrongCodeFor(secret, await serverNow(t));
     const results = await Promise.all(Array.from({ length: 40 }, () => postForm(t, '/login/two-factor', { code: wrong }, { cookie: challenge, ...from(ip) })));
     expect(tally(results.map((r) => r.status))).toEqual({ 401: 5, 429: 35 });
