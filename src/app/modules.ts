@@ -1,7 +1,7 @@
 // The feature modules of the service, in start order (each file registers its own routes).
 // The engine comes first: later modules read `ctx.engine`.
 import type { ServiceModule } from './service-module.js';
-import { engineModule } from '../engine/engine-service-module.js';
+import { engineModule } from './engine-service-module.js';
 import { identityModule } from './identity-module.js';
 import { ordersModule } from './orders-module.js';
 import { commerceModule } from './commerce-module.js';

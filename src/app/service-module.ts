@@ -1,7 +1,7 @@
 // A feature module plugs routes, credentials, checks and background work into the service.
 import type Koa from 'koa';
 import type { Router } from '@koa/router';
-import type { ServiceContext } from './service.js';
+import type { ServiceContext } from './service-context.js';
 import type { UpgradeRoute } from '../http/upgrade-dispatcher.js';
 
 export interface ModuleHooks {

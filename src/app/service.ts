@@ -13,7 +13,7 @@ import { loadClockOffset } from '../engine/test-clock-store.js';
 import { TestClockController } from '../engine/test-clock-controller.js';
 import { applyWorkspace } from '../config/apply-workspace.js';
 import { resolveSecretKey } from '../config/secret-key.js';
-import { resolveWorkspacePassword, type WorkspacePassword } from '../config/workspace-password.js';
+import { resolveWorkspacePassword } from '../config/workspace-password.js';
 import { teamIsEmpty } from '../auth/team-size.js';
 import { Authenticator } from '../auth/authenticator.js';
 import { HealthRegistry } from './health.js';
@@ -24,30 +24,10 @@ import { systemRoutes } from '../http/routes/system-routes.js';
 import { buildOpenApi } from '../http/openapi.js';
 import type { RouteDef } from '../http/route.js';
 import { serviceModules } from './modules.js';
-import type { Engine, EngineOptions } from '../engine/engine-module.js';
 import type { ModuleHooks } from './service-module.js';
+import type { ServiceContext, StartOptions } from './service-context.js';
 
-/** Everything the edges need, built once per process. */
-export interface ServiceContext {
-  config: Config;
-  logger: Logger;
-  db: Db;
-  clock: Clock;
-  /** The controllable clock when TEST_CLOCK=1. */
-  testClock: TestClockController | null;
-  secretKey: Buffer;
-  workspacePassword: WorkspacePassword;
-  redis: Redis | null;
-  auth: Authenticator;
-  health: HealthRegistry;
-  routes: RouteDef[];
-  /** The public address (BASE_URL, else the address the server listens on). */
-  baseUrl(): string;
-  /** Set by the engine module (first in the module list); later modules build on it. */
-  engine: Engine | null;
-  /** What the caller of startService asked for (modules read their part). */
-  startOptions: StartOptions;
-}
+export type { ServiceContext, StartOptions } from './service-context.js';
 
 export interface RunningService {
   ctx: ServiceContext;
@@ -55,15 +35,6 @@ export interface RunningService {
   server: http.Server;
   url: string;
   close(): Promise<void>;
-}
-
-export interface StartOptions {
-  /** Extra `postgres -c` settings for an embedded server (tests turn fsync off). */
-  embeddedSettings?: Record<string, string>;
-  /** Listen at all (tests may use the app without a socket; default true). */
-  listen?: boolean;
-  /** Engine options (extra node types for tests, built-in flows on/off). */
-  engine?: EngineOptions;
 }
 
 async function openDatabase(config: Config, logger: Logger, settings?: Record<string, string>) {

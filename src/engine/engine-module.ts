@@ -1,7 +1,10 @@
 // Wires the flow engine into the service: flows, compiled-machine cache, runtime, scheduler, test clock.
 import { randomBytes } from 'node:crypto';
-import type { ServiceContext } from '../app/service.js';
-import type { ModuleHooks } from '../app/service-module.js';
+import type { Redis } from 'ioredis';
+import type { Db } from '../db/db.js';
+import type { Logger } from '../logging/logger.js';
+import type { Clock } from './clock.js';
+import type { TestClockController } from './test-clock-controller.js';
 import { initSetting } from '../db/settings-store.js';
 import { createCatalogue, genericNodeTypes, type Catalogue } from './catalogue.js';
 import type { NodeTypeDef, StepServices } from './node-type.js';
@@ -45,7 +48,28 @@ export interface EngineOptions {
   builtinFlows?: boolean;
 }
 
-export async function createEngine(ctx: ServiceContext, options: EngineOptions = {}): Promise<{ engine: Engine; hooks: ModuleHooks }> {
+/**
+ * What the engine needs of the process that hosts it: declared here, so the engine depends on no
+ * composition root (the service's context satisfies it structurally).
+ */
+export interface EngineHost {
+  db: Db;
+  clock: Clock;
+  logger: Logger;
+  config: { env: { REDIS_URL?: string } };
+  /** Redis for cross-node change notices, when configured. */
+  redis: Redis | null;
+  health: { register(name: string, check: () => Promise<boolean>): void };
+  testClock: Pick<TestClockController, 'addSource' | 'onAdvanced'> | null;
+}
+
+/** Started after the HTTP server listens; stopped before the database closes. */
+export interface EngineLifecycle {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function createEngine(ctx: EngineHost, options: EngineOptions = {}): Promise<{ engine: Engine; hooks: EngineLifecycle }> {
   const catalogue = createCatalogue([...genericNodeTypes, ...commerceNodeTypes, ...(options.nodeTypes ?? [])]);
   const flows = new FlowStore(catalogue);
   const registry = new FlowRegistry(flows, catalogue);

@@ -1,0 +1,78 @@
+// The import graph of a TypeScript tree (type imports included), its cycles, and layer-rule violations.
+import fs from 'node:fs';
+import path from 'node:path';
+import ts from 'typescript';
+
+/** file -> the files of the tree it imports (relative specifiers resolved; packages left out). */
+export type ImportGraph = Map<string, string[]>;
+
+/** Reads every .ts file under `root` (paths relative to `root`, with forward slashes). */
+export function importGraph(root: string): ImportGraph {
+  const files = (fs.readdirSync(root, { recursive: true }) as string[]).filter((f) => f.endsWith('.ts')).map((f) => f.split(path.sep).join('/'));
+  const known = new Set(files);
+  const graph: ImportGraph = new Map();
+  for (const file of files) {
+    const source = ts.createSourceFile(file, fs.readFileSync(path.join(root, file), 'utf8'), ts.ScriptTarget.Latest);
+    const targets: string[] = [];
+    for (const node of source.statements) {
+      if (!(ts.isImportDeclaration(node) || ts.isExportDeclaration(node))) continue;
+      const spec = node.moduleSpecifier;
+      if (!spec || !ts.isStringLiteral(spec) || !spec.text.startsWith('.')) continue;
+      const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), spec.text.replace(/\.js$/, '.ts')));
+      if (known.has(target)) targets.push(target);
+    }
+    graph.set(file, targets);
+  }
+  return graph;
+}
+
+/** Strongly connected components of more than one file (Tarjan), each sorted; [] when the graph has no cycle. */
+export function importCycles(graph: ImportGraph): string[][] {
+  let counter = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  const visit = (v: string): void => {
+    index.set(v, counter);
+    low.set(v, counter++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const component: string[] = [];
+    let w: string;
+    do {
+      w = stack.pop()!;
+      onStack.delete(w);
+      component.push(w);
+    } while (w !== v);
+    if (component.length > 1 || (graph.get(v) ?? []).includes(v)) cycles.push(component.sort());
+  };
+  for (const file of graph.keys()) if (!index.has(file)) visit(file);
+  return cycles;
+}
+
+/** A layer rule: files under `from` (a top folder) may not import files under any of `notInto`. */
+export interface LayerRule {
+  from: string;
+  notInto: readonly string[];
+  why: string;
+}
+
+/** Every import that breaks a rule, as `file -> target (why)`. */
+export function layerViolations(graph: ImportGraph, rules: readonly LayerRule[]): string[] {
+  const top = (file: string) => file.split('/')[0];
+  const out: string[] = [];
+  for (const [file, targets] of graph)
+    for (const rule of rules)
+      if (top(file) === rule.from)
+        for (const target of targets) if (rule.notInto.includes(top(target))) out.push(`${file} -> ${target} (${rule.why})`);
+  return out;
+}
