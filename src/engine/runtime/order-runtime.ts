@@ -40,6 +40,8 @@ export interface OrderChange {
 export interface DeliverResult {
   delivered: boolean;
   nodeId?: string;
+  /** When nothing was delivered: the events the order waits for now (none once it has finished). */
+  waitingFor?: string[];
 }
 
 export class OrderRuntime {
@@ -168,9 +170,11 @@ export class OrderRuntime {
   ): Promise<DeliverResult> {
     return this.command<DeliverResult>(orderId, async (tx, locked, savepoints) => {
       const { order } = locked;
-      if (isFinished(order.status)) return { slice: null, result: { delivered: false } };
-      const wait = locked.waits.find((w) => w.kind === 'event' && w.event === event && w.generation === order.generation);
-      if (!wait) return { slice: null, result: { delivered: false } };
+      if (isFinished(order.status)) return { slice: null, result: { delivered: false, waitingFor: [] } };
+      const current = locked.waits.filter((w) => w.kind === 'event' && w.generation === order.generation);
+      const wait = current.find((w) => w.event === event);
+      // Nothing waits for this event: say what the order does wait for, so a caller can fix a misspelt name.
+      if (!wait) return { slice: null, result: { delivered: false, waitingFor: [...new Set(current.map((w) => w.event!))].sort() } };
       const slice = await this.openSlice(tx, locked, savepoints);
       slice.note('event.received', `Event ${event} received`, wait.nodeId, { event });
       await slice.resolveWait(wait, { kind: 'event', event, payload, at: slice.now() }, 'received');

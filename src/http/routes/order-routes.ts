@@ -116,7 +116,7 @@ export function orderRoutes(deps: OrderRouteDeps): RouteDef[] {
       params: orderIdParams,
       body: eventBodySchema,
       responses: {
-        200: { description: '{ delivered: true, nodeId } or { delivered: false } when no node waits for it', schema: deliverResultSchema },
+        200: { description: '{ delivered: true, nodeId } or { delivered: false, waitingFor } when no node waits for it (waitingFor: the events it waits for now)', schema: deliverResultSchema },
         400: { description: 'event not 1 to 100 characters, or payload over 32 KiB of JSON' },
         404: { description: 'Unknown order' },
       },

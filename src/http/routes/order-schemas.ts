@@ -10,7 +10,11 @@ export const orderNodeParams = z.strictObject({ id: z.string().min(1).max(100), 
 export const okSchema = z.object({ ok: z.literal(true) });
 export const startedSchema = z.object({ orderId: z.string() });
 export const replayedSchema = z.object({ orderId: z.string(), replayed: z.literal(true) });
-export const deliverResultSchema = z.object({ delivered: z.boolean(), nodeId: z.string().optional() });
+export const deliverResultSchema = z.object({
+  delivered: z.boolean(),
+  nodeId: z.string().optional(),
+  waitingFor: z.array(z.string()).optional().describe('When not delivered: the events the order waits for now (empty once it has finished)'),
+});
 
 /** Spec "Order list row". */
 export const orderListRowSchema = z.object({

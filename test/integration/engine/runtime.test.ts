@@ -87,14 +87,14 @@ describe('wait.event', () => {
 
   it('delivers to the waiting node and stores payload + event + at in vars.<event with _> (spec "Wait-for-event node")', async () => {
     const id = await h.startOrder('event-flow', version);
-    expect(await h.engine.runtime.deliverEvent(id, 'other.event', {})).toEqual({ delivered: false });
+    expect(await h.engine.runtime.deliverEvent(id, 'other.event', {})).toEqual({ delivered: false, waitingFor: ['payment.received'] });
     const res = await h.engine.runtime.deliverEvent(id, 'payment.received', { amount: 10 });
     expect(res).toEqual({ delivered: true, nodeId: 'pay' });
     const s = await h.state(id);
     expect(s.status).toBe('completed');
     expect(s.vars.payment_received).toMatchObject({ amount: 10, event: 'payment.received', at: expect.any(Number) });
     // Nothing waits any more: a repeat is not delivered and changes nothing.
-    expect(await h.engine.runtime.deliverEvent(id, 'payment.received', { amount: 99 })).toEqual({ delivered: false });
+    expect(await h.engine.runtime.deliverEvent(id, 'payment.received', { amount: 99 })).toEqual({ delivered: false, waitingFor: [] });
     expect((await h.state(id)).vars.payment_received.amount).toBe(10);
   });
 

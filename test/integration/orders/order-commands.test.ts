@@ -18,16 +18,17 @@ const start = async (flowId: string, input: Record<string, unknown> = {}) => (aw
 const state = async (id: string) => (await t.call('GET', `/api/v1/orders/${id}`)).body;
 
 describe('POST /orders/:id/events', () => {
-  it('{ delivered: true, nodeId } to the waiting node; { delivered: false } when nothing waits for it', async () => {
+  it('{ delivered: true, nodeId } to the waiting node; { delivered: false, waitingFor } naming what it waits for when nothing waits for the event', async () => {
     const id = await start('wait-flow');
-    expect((await t.call('POST', `/api/v1/orders/${id}/events`, { event: 'other.thing' })).body).toEqual({ delivered: false });
+    expect((await t.call('POST', `/api/v1/orders/${id}/events`, { event: 'other.thing' })).body).toEqual({ delivered: false, waitingFor: ['payment.received'] });
     const res = await t.call('POST', `/api/v1/orders/${id}/events`, { event: 'payment.received', payload: { amount: 25 } });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ delivered: true, nodeId: 'pay' });
     const s = await state(id);
     expect(s.status).toBe('completed');
     expect(s.vars.payment_received).toMatchObject({ amount: 25, event: 'payment.received' });
-    expect((await t.call('POST', `/api/v1/orders/${id}/events`, { event: 'payment.received' })).body).toEqual({ delivered: false });
+    // Finished: it waits for nothing.
+    expect((await t.call('POST', `/api/v1/orders/${id}/events`, { event: 'payment.received' })).body).toEqual({ delivered: false, waitingFor: [] });
   });
 
   it('event 1 to 100 characters and payload at most 32 KiB of JSON, else 400 with issues (contract 10)', async () => {
@@ -49,7 +50,7 @@ describe('POST /orders/:id/events', () => {
     // Exactly at the limits is accepted: 100-character name, payload of 32 KiB JSON.
     const payload = { blob: 'x'.repeat(32 * 1024 - 11) };
     expect(Buffer.byteLength(JSON.stringify(payload))).toBe(32 * 1024);
-    expect((await t.call('POST', `/api/v1/orders/${id}/events`, { event: 'e'.repeat(100), payload })).body).toEqual({ delivered: false });
+    expect((await t.call('POST', `/api/v1/orders/${id}/events`, { event: 'e'.repeat(100), payload })).body).toEqual({ delivered: false, waitingFor: ['payment.received'] });
     expect((await t.call('POST', `/api/v1/orders/${id}/events`, { event: 'payment.received', payload })).body).toEqual({ delivered: true, nodeId: 'pay' });
   });
 
