@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { defineRoute, type RouteDef } from '../route.js';
 import type { Catalogue } from '../../engine/catalogue.js';
-import { DEFAULT_RETRY_POLICY } from '../../engine/node-type.js';
+import { DEFAULT_RETRY_POLICY, type NodeTypeDef } from '../../engine/node-type.js';
 
 const nodeTypeSchema = z.object({
   type: z.string(),
@@ -10,6 +10,7 @@ const nodeTypeSchema = z.object({
   label: z.string(),
   description: z.string(),
   params: z.record(z.string(), z.unknown()),
+  branches: z.array(z.string()).describe('Every branch a node of this type may leave by (the edges a flow wires from it)'),
   defaultBranch: z.string().nullable(),
   optionalBranches: z.array(z.string()),
   failureBranch: z.string().nullable(),
@@ -17,6 +18,12 @@ const nodeTypeSchema = z.object({
   vars: z.string().nullable(),
   retry: z.object({ attempts: z.number(), backoffMs: z.number(), factor: z.number() }).nullable(),
 });
+
+/** The params a node of this type gets with nothing set (the schema's defaults), or an empty object when some are required. */
+function defaultParams(def: NodeTypeDef): never {
+  const parsed = def.params.safeParse({});
+  return (parsed.success ? parsed.data : {}) as never;
+}
 
 export function nodeTypeRoutes(catalogue: Catalogue): RouteDef[] {
   // Built once: the catalogue is fixed for the life of the process.
@@ -26,6 +33,8 @@ export function nodeTypeRoutes(catalogue: Catalogue): RouteDef[] {
     label: def.label,
     description: def.description,
     params: z.toJSONSchema(def.params, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>,
+    // A type's branches do not depend on its params today; the default params stand in for a node's.
+    branches: [...def.branches(defaultParams(def))],
     defaultBranch: def.defaultBranch,
     optionalBranches: [...(def.optionalBranches ?? [])],
     failureBranch: def.failureBranch ?? null,

@@ -28,6 +28,15 @@ describe('GET /api/v1/node-types', () => {
     expect(approval.params.properties.assignee.default).toBe('manager');
   });
 
+  it("lists each type's branches, the edges a flow wires from its nodes", async () => {
+    const types = new Map((await t.call('GET', '/api/v1/node-types')).body.nodeTypes.map((n: any) => [n.type, n.branches]));
+    expect(types.get('human.approval')).toEqual(['approved', 'rejected', 'escalated']);
+    expect(types.get('wait.event')).toEqual(['received', 'timeout']);
+    expect(types.get('commerce.seller_accept')).toEqual(['pending', 'accepted', 'partial', 'rejected']);
+    expect(types.get('end')).toEqual([]);
+    for (const [type, branches] of types) expect(Array.isArray(branches), String(type)).toBe(true);
+  });
+
   it('needs a credential (viewer)', async () => {
     expect((await t.call('GET', '/api/v1/node-types', undefined, { token: null })).status).toBe(401);
   });
