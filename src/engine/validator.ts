@@ -1,7 +1,7 @@
 // Flow graph validator: lists every problem that keeps a flow from being published (runtime contract section 5).
 import type { z } from 'zod';
 import type { Catalogue } from './catalogue.js';
-import { graphSchema, type Graph, type GraphNode } from './graph.js';
+import { GRAPH_LIMITS, graphEdgeSchema, graphNodeSchema, graphSchema, type Graph, type GraphNode } from './graph.js';
 import type { NodeTypeDef } from './node-type.js';
 
 /** One validation problem; `nodeId` points the editor at the node concerned. */
@@ -96,16 +96,47 @@ function stronglyConnected(ids: readonly string[], next: (id: string) => readonl
   return components;
 }
 
+/**
+ * The well-formed part of a graph whose shape check failed on some of its nodes or edges, so the
+ * other checks still run and every problem is reported in one pass (one bad node id must not hide
+ * the rest). `ghosts` are the malformed nodes that still carry a string id, with their raw type:
+ * edges to them are not reported again, paths through them still count for reachability, and a
+ * malformed trigger still counts as the trigger. Null when the graph itself is not a graph
+ * (not an object, `nodes`/`edges` not lists, over the size limits): then only the shape is reported.
+ */
+function salvage(input: unknown): { graph: Graph; ghosts: Map<string, unknown> } | null {
+  if (typeof input !== 'object' || input === null) return null;
+  const { nodes, edges } = input as { nodes?: unknown; edges?: unknown };
+  if (!Array.isArray(nodes) || !Array.isArray(edges) || nodes.length > GRAPH_LIMITS.nodes || edges.length > GRAPH_LIMITS.edges) return null;
+  const graph: Graph = { nodes: [], edges: [] };
+  const ghosts = new Map<string, unknown>();
+  for (const raw of nodes) {
+    const node = graphNodeSchema.safeParse(raw);
+    if (node.success) graph.nodes.push(node.data);
+    else if (typeof (raw as { id?: unknown } | null)?.id === 'string') ghosts.set((raw as { id: string }).id, (raw as { type?: unknown }).type);
+  }
+  for (const raw of edges) {
+    const edge = graphEdgeSchema.safeParse(raw);
+    if (edge.success) graph.edges.push(edge.data);
+  }
+  return { graph, ghosts };
+}
+
 /** Validates a graph against a catalogue and resolves its nodes and edges. */
 export function analyseGraph(input: unknown, catalogue: Catalogue): GraphAnalysis {
   const nodes = new Map<string, ResolvedNode>();
   const edges: ResolvedEdge[] = [];
   const parsed = graphSchema.safeParse(input);
-  if (!parsed.success) {
-    return { problems: shapeProblems(input, parsed.error.issues), graph: null, nodes, edges, triggerId: null };
-  }
-  const graph = parsed.data;
   const problems: Problem[] = [];
+  let graph: Graph;
+  let ghosts = new Map<string, unknown>();
+  if (parsed.success) graph = parsed.data;
+  else {
+    problems.push(...shapeProblems(input, parsed.error.issues));
+    const salvaged = salvage(input);
+    if (!salvaged) return { problems, graph: null, nodes, edges, triggerId: null };
+    ({ graph, ghosts } = salvaged);
+  }
 
   // Ids: unique. The first node with an id is the one the rest of the checks use.
   const byId = new Map<string, GraphNode>();
@@ -140,7 +171,8 @@ export function analyseGraph(input: unknown, catalogue: Catalogue): GraphAnalysi
   // Exactly one trigger.
   const triggers = [...byId.values()].filter((n) => defs.get(n.id)?.kind === 'trigger');
   const triggerId = triggers[0]?.id ?? null;
-  if (triggers.length === 0) {
+  const ghostTrigger = [...ghosts.values()].some((type) => typeof type === 'string' && catalogue.get(type)?.kind === 'trigger');
+  if (triggers.length === 0 && !ghostTrigger) {
     const kinds = catalogue.list().filter((d) => d.kind === 'trigger').map((d) => d.type);
     problems.push({ message: `The flow has no trigger node; add exactly one (${kinds.join(', ')})` });
   }
@@ -152,10 +184,18 @@ export function analyseGraph(input: unknown, catalogue: Catalogue): GraphAnalysi
   }
 
   // Edges: endpoints exist, branches exist, one edge per (from, branch), nothing out of End/continue.
-  const adjacency = new Map<string, string[]>([...byId.keys()].map((id) => [id, []]));
+  const adjacency = new Map<string, string[]>([...byId.keys(), ...ghosts.keys()].map((id) => [id, []]));
   const wired = new Map<string, string>(); // `${from}\u0000${branch}` -> to
   graph.edges.forEach((edge, i) => {
     const label = `Edge #${i + 1} (${edge.from} → ${edge.to})`;
+    // An edge touching a malformed node (reported by the shape check) only counts for reachability.
+    if (ghosts.has(edge.from) || ghosts.has(edge.to)) {
+      if (adjacency.has(edge.from) && adjacency.has(edge.to)) adjacency.get(edge.from)!.push(edge.to);
+      // Its branch is wired all the same (the node it leads to is what is wrong).
+      const branch = edge.branch ?? defs.get(edge.from)?.defaultBranch;
+      if (byId.has(edge.from) && branch) wired.set(`${edge.from}\u0000${branch}`, edge.to);
+      return;
+    }
     const fromExists = byId.has(edge.from);
     const toExists = byId.has(edge.to);
     if (!fromExists) problems.push({ message: `${label} starts at unknown node ${quote(edge.from)}` });
@@ -236,7 +276,7 @@ export function analyseGraph(input: unknown, catalogue: Catalogue): GraphAnalysi
   // Cycles only through a pass-counting node: without such nodes the graph must be acyclic.
   const counting = new Set([...defs].filter(([, def]) => def.passBranch !== undefined).map(([id]) => id));
   const plain = [...byId.keys()].filter((id) => !counting.has(id));
-  const plainNext = (id: string): string[] => adjacency.get(id)!.filter((to) => !counting.has(to));
+  const plainNext = (id: string): string[] => adjacency.get(id)!.filter((to) => !counting.has(to) && byId.has(to));
   const loopTypes = catalogue.list().filter((d) => d.passBranch !== undefined).map((d) => d.type);
   for (const component of stronglyConnected(plain, plainNext)) {
     const cyclic = component.length > 1 || plainNext(component[0]!).includes(component[0]!);
@@ -250,7 +290,8 @@ export function analyseGraph(input: unknown, catalogue: Catalogue): GraphAnalysi
     });
   }
 
-  return { problems, graph, nodes, edges, triggerId };
+  // A graph that only partly passed its shape check is reported, never compiled.
+  return { problems, graph: parsed.success ? graph : null, nodes, edges, triggerId };
 }
 
 /** The problems of a graph; an empty list means it can be published. */

@@ -58,10 +58,38 @@ describe('validator', () => {
     expect(check({ nodes: [] })).toEqual(one(undefined, /^Graph: edges: /));
   });
 
-  it('contract 5: node ids must match [a-z][a-z0-9_]*', () => {
+  it('contract 5: node ids must match [a-z][a-z0-9_]*; edges to the malformed node are not reported again', () => {
     const graph = linearGraph();
     graph.nodes[1]!.id = 'Step-A';
+    graph.edges = [{ from: 'start', to: 'Step-A' }, { from: 'Step-A', to: 'done' }];
     expect(check(graph)).toEqual(one('Step-A', /Node "Step-A": id: Node ids start with a lowercase letter/));
+  });
+
+  it('every problem in one pass: a malformed node does not hide the problems of the others', () => {
+    const graph = approvalGraph();
+    graph.nodes.push({ id: 'Bad Id', type: 'test.step' }, { id: 'mystery', type: 'no.such.type' });
+    graph.edges = graph.edges.filter((e) => e.branch !== 'escalated'); // leaves a branch unwired
+    graph.edges.push({ from: 'done', to: 'Bad Id' }, { from: 'approve', to: 'mystery', branch: 'escalated' }, { from: 'approve', to: 'ghost', branch: 'approved' });
+    const messages = check(graph).map((p) => p.message);
+    expect(messages).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^Node "Bad Id": id: Node ids start/),
+        'Node "mystery" has unknown type "no.such.type"',
+        expect.stringMatching(/points to unknown node "ghost"/),
+      ]),
+    );
+    // Nothing about the malformed node twice, and it is no reason for "no trigger" or unreachable nodes.
+    expect(messages.filter((m) => m.includes('Bad Id'))).toHaveLength(1);
+    expect(messages.some((m) => /no trigger|cannot be reached/.test(m))).toBe(false);
+  });
+
+  it('a malformed trigger still counts as the trigger, and nodes after it are reachable through it', () => {
+    const graph = linearGraph();
+    graph.nodes[0]!.id = 'Start!';
+    graph.edges[0]!.from = 'Start!';
+    const messages = check(graph).map((p) => p.message);
+    expect(messages).toHaveLength(1);
+    expect(messages[0]).toMatch(/^Node "Start!": id: /);
   });
 
   it('contract 5: node ids are unique', () => {
