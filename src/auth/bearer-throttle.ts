@@ -1,5 +1,5 @@
 // Wrong bearer guesses (spec): after 20 from one address in 15 minutes, bearer requests get 429 + Retry-After.
-import type { Context } from 'koa';
+import type { CredentialRequest } from './credential-request.js';
 import type { BearerGuard } from './authenticator.js';
 import { DomainError } from '../domain/errors.js';
 import { anonymousActor } from './audit-log.js';
@@ -22,7 +22,7 @@ export interface BearerThrottle {
    * gets exactly 20 comparisons; the rest get 429. A wrong guess is audited `api.bearer_failed`.
    * True when it matched (nothing is recorded then).
    */
-  guess(secret: string, ctx: Context, matches: () => boolean): Promise<boolean>;
+  guess(secret: string, req: CredentialRequest, matches: () => boolean): Promise<boolean>;
 }
 
 export function bearerThrottle(deps: IdentityDeps): BearerThrottle {

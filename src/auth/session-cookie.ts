@@ -1,6 +1,6 @@
-// Cookie names and attributes: `__Host-svc_session` over HTTPS; `svc_session` on plain-HTTP development (contract 4).
-import type { Context } from 'koa';
+// Cookie names (`__Host-svc_session` over HTTPS; `svc_session` on plain-HTTP development, contract 4) and reading them.
 import { safeDecodeURIComponent } from '../lib/safe-decode.js';
+import type { CredentialRequest } from './credential-request.js';
 
 export interface CookieNames {
   session: string;
@@ -27,7 +27,7 @@ export function cookieNames(baseUrl: string): CookieNames {
  * A value that is not valid percent-encoding is treated as no cookie: a mangled credential is a wrong
  * credential (401 / sign-in page), never an exception at the edge.
  */
-export function readCookie(ctx: Context, name: string): string | null {
+export function readCookie(ctx: Pick<CredentialRequest, 'get'>, name: string): string | null {
   const header = ctx.get('cookie');
   if (!header) return null;
   for (const part of header.split(';')) {
@@ -39,15 +39,4 @@ export function readCookie(ctx: Context, name: string): string | null {
     }
   }
   return null;
-}
-
-/** HttpOnly, SameSite=Lax, Path=/ and Secure where the address is https; set by hand so a TLS-terminating proxy needs no TRUST_PROXY. */
-export function setCookie(ctx: Context, name: string, value: string, secure: boolean, maxAgeSeconds: number): void {
-  const attrs = [`${name}=${encodeURIComponent(value)}`, 'Path=/', 'HttpOnly', 'SameSite=Lax', `Max-Age=${maxAgeSeconds}`];
-  if (secure) attrs.push('Secure');
-  ctx.append('Set-Cookie', attrs.join('; '));
-}
-
-export function clearCookie(ctx: Context, name: string, secure: boolean): void {
-  setCookie(ctx, name, '', secure, 0);
 }

@@ -1,5 +1,5 @@
 // Resolves the dashboard session cookie to a Principal: 30-day absolute / 7-day idle expiry, last use every 5 minutes.
-import type { Context } from 'koa';
+import type { CredentialRequest } from './credential-request.js';
 import type { SessionResolver } from './authenticator.js';
 import type { IdentityDeps } from './identity-deps.js';
 import { findPersonById } from './people-store.js';
@@ -8,7 +8,7 @@ import { deleteSession, findSessionByToken, sessionExpired, touchSession } from 
 import { readCookie, type CookieNames } from './session-cookie.js';
 
 export function sessionResolver(deps: IdentityDeps, names: () => CookieNames): SessionResolver {
-  return async (ctx: Context) => {
+  return async (ctx: CredentialRequest) => {
     const token = readCookie(ctx, names().session);
     if (!token) return null;
     const session = await findSessionByToken(deps.db, token);

@@ -59,6 +59,23 @@ export function importCycles(graph: ImportGraph): string[][] {
   return cycles;
 }
 
+/** file -> the packages it imports (bare specifiers such as `koa`, `@koa/router`, `node:http`), type imports included. */
+export function packageImports(root: string): Map<string, string[]> {
+  const files = (fs.readdirSync(root, { recursive: true }) as string[]).filter((f) => f.endsWith('.ts')).map((f) => f.split(path.sep).join('/'));
+  const out = new Map<string, string[]>();
+  for (const file of files) {
+    const source = ts.createSourceFile(file, fs.readFileSync(path.join(root, file), 'utf8'), ts.ScriptTarget.Latest);
+    const packages: string[] = [];
+    for (const node of source.statements) {
+      if (!(ts.isImportDeclaration(node) || ts.isExportDeclaration(node))) continue;
+      const spec = node.moduleSpecifier;
+      if (spec && ts.isStringLiteral(spec) && !spec.text.startsWith('.')) packages.push(spec.text);
+    }
+    out.set(file, packages);
+  }
+  return out;
+}
+
 /** A layer rule: files under `from` (a top folder) may not import files under any of `notInto`. */
 export interface LayerRule {
   from: string;

@@ -32,7 +32,8 @@ import {
 } from '../../auth/team-service.js';
 import { countRecoveryCodes } from '../../auth/recovery-codes.js';
 import { deleteSession, SESSION_ABSOLUTE_MS, CHALLENGE_MS } from '../../auth/session-store.js';
-import { clearCookie, readCookie, setCookie, type CookieNames } from '../../auth/session-cookie.js';
+import { readCookie, type CookieNames } from '../../auth/session-cookie.js';
+import { clearCookie, setCookie } from './cookie-writer.js';
 import { tokenLifetimes, type TokenLifetime } from '../../auth/api-token-store.js';
 import { twoFactorRequirements, type TwoFactorRequirement } from '../../auth/two-factor-policy.js';
 import { identityCss } from './identity-css.js';
@@ -212,7 +213,7 @@ export function identityRouter(o: IdentityRouterOptions): Router {
   }
 
   async function reresolve(ctx: Context): Promise<Principal | null> {
-    delete ctx.state.principal;
+    auth.forget(ctx);
     try {
       return await auth.authenticate(ctx);
     } catch {

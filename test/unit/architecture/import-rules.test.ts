@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { importCycles, importGraph, layerViolations, type LayerRule } from '../../support/import-graph.js';
+import { importCycles, importGraph, layerViolations, packageImports, type LayerRule } from '../../support/import-graph.js';
 
 /** Outer layers: the edges and the composition root. */
 const EDGES = ['app', 'http', 'web', 'channels', 'webhooks'] as const;
@@ -60,5 +60,14 @@ describe('src/ keeps the layer rules', () => {
 
   it('inner layers import no outer layer', () => {
     expect(layerViolations(graph, LAYER_RULES)).toEqual([]);
+  });
+
+  it('the web framework stays at the edges: domain, engine, db and auth import no Koa', () => {
+    const framework = /^(koa|@koa\/)/;
+    const inner = new Set(['domain', 'engine', 'db', 'auth', 'lib']);
+    const offenders = [...packageImports(path.resolve('src'))]
+      .filter(([file]) => inner.has(file.split('/')[0]))
+      .flatMap(([file, packages]) => packages.filter((p) => framework.test(p)).map((p) => `${file} -> ${p}`));
+    expect(offenders).toEqual([]);
   });
 });
