@@ -33,8 +33,8 @@ const actorOf = (p: Person): AuditActor => ({ actor: p.email, actorId: p.id, act
 async function reservePasswordCheck(deps: IdentityDeps, person: Person, password: string): Promise<Reservation> {
   const reserved = await deps.throttle.reserve([accountPageRule(person.id)]);
   if (reserved.kind === 'throttled')
-    throw new DomainError('throttled', 'Too many wrong attempts; try again later', 429, { retryAfterSeconds: reserved.retryAfterSeconds });
-  if (!(await verifyPassword(password, person.passwordHash))) throw new DomainError('wrong_password', 'That password is not correct', 400);
+    throw new DomainError('throttled', 'Too many wrong attempts; try again later', 'throttled', { retryAfterSeconds: reserved.retryAfterSeconds });
+  if (!(await verifyPassword(password, person.passwordHash))) throw new DomainError('wrong_password', 'That password is not correct', 'invalid_input');
   return reserved;
 }
 
@@ -53,9 +53,9 @@ export async function changePassword(
   const person = await accountPerson(deps, principal);
   await confirmPassword(deps, person, form.current);
   const problem = passwordProblem(form.password, person.email);
-  if (problem) throw new DomainError('weak_password', problem, 400);
+  if (problem) throw new DomainError('weak_password', problem, 'invalid_input');
   if (await verifyPassword(form.password, person.passwordHash))
-    throw new DomainError('same_password', 'Choose a password different from the current one', 400);
+    throw new DomainError('same_password', 'Choose a password different from the current one', 'invalid_input');
   const passwordHash = await hashPassword(form.password, deps.iterations);
   await deps.db.tx(async (client) => {
     await updatePerson(client, person.id, { passwordHash, passwordTemporary: false }, deps.clock.now());
@@ -71,7 +71,7 @@ export async function pendingEnrolment(
   issuer: string,
 ): Promise<{ secret: string; uri: string } | null> {
   const person = await accountPerson(deps, principal);
-  if (person.totpEnabledAt !== null) throw new DomainError('two_factor_on', 'Two-factor is already on', 409);
+  if (person.totpEnabledAt !== null) throw new DomainError('two_factor_on', 'Two-factor is already on', 'conflict');
   const secret = openPending(deps, person);
   return secret === null ? null : { secret, uri: totpUri(secret, person.email, issuer) };
 }
@@ -92,7 +92,7 @@ function openPending(deps: IdentityDeps, person: Person): string | null {
  */
 export async function pendingOrNewEnrolment(deps: IdentityDeps, principal: Principal, issuer: string): Promise<{ secret: string; uri: string }> {
   const person = await accountPerson(deps, principal);
-  if (person.totpEnabledAt !== null) throw new DomainError('two_factor_on', 'Two-factor is already on', 409);
+  if (person.totpEnabledAt !== null) throw new DomainError('two_factor_on', 'Two-factor is already on', 'conflict');
   const existing = openPending(deps, person);
   if (existing !== null) return { secret: existing, uri: totpUri(existing, person.email, issuer) };
   // Compare-and-set on the value just read (none, or one that does not open): a secret another load set meanwhile stays.
@@ -104,7 +104,7 @@ export async function pendingOrNewEnrolment(deps: IdentityDeps, principal: Princ
     person.totpPendingSecret,
   ]);
   const created = await pendingEnrolment(deps, principal, issuer);
-  if (!created) throw new DomainError('no_enrolment', 'Two-factor enrolment could not start; reload the page', 409);
+  if (!created) throw new DomainError('no_enrolment', 'Two-factor enrolment could not start; reload the page', 'conflict');
   return created;
 }
 
@@ -114,7 +114,7 @@ export async function pendingOrNewEnrolment(deps: IdentityDeps, principal: Princ
  */
 export async function startEnrolment(deps: IdentityDeps, principal: Principal): Promise<void> {
   const person = await accountPerson(deps, principal);
-  if (person.totpEnabledAt !== null) throw new DomainError('two_factor_on', 'Two-factor is already on', 409);
+  if (person.totpEnabledAt !== null) throw new DomainError('two_factor_on', 'Two-factor is already on', 'conflict');
   const sealed = sealTotpSecret(deps.secretKey, person.id, newTotpSecret());
   await updatePerson(deps.db, person.id, { totpPendingSecret: sealed }, deps.clock.now());
 }
@@ -127,15 +127,15 @@ export async function enableTwoFactor(
   req: RequestInfo,
 ): Promise<string[]> {
   const person = await accountPerson(deps, principal);
-  if (person.totpEnabledAt !== null) throw new DomainError('two_factor_on', 'Two-factor is already on', 409);
+  if (person.totpEnabledAt !== null) throw new DomainError('two_factor_on', 'Two-factor is already on', 'conflict');
   const secret = openPending(deps, person);
-  if (secret === null) throw new DomainError('no_enrolment', 'Start again: open the two-factor page for a new secret', 400);
+  if (secret === null) throw new DomainError('no_enrolment', 'Start again: open the two-factor page for a new secret', 'invalid_input');
   // The password and the code are one attempt: a wrong one of either leaves it counted.
   const reservation = await reservePasswordCheck(deps, person, form.password);
   const now = deps.clock.now();
   const step = matchTotp(secret, form.code, now);
   if (step === null || !(await claimTotpStep(deps.db, person.id, step, now)))
-    throw new DomainError('wrong_code', 'That code is not correct; check the time on your device and try the next code', 400);
+    throw new DomainError('wrong_code', 'That code is not correct; check the time on your device and try the next code', 'invalid_input');
   await deps.throttle.release(reservation);
   const codes = await deps.db.tx(async (client) => {
     // Sealed afresh, so a pending value in the legacy form is not carried over.
@@ -150,7 +150,7 @@ export async function enableTwoFactor(
 /** Turns two-factor off with the password; refused while the requirement covers the person. */
 export async function disableTwoFactor(deps: IdentityDeps, principal: Principal, password: string, req: RequestInfo): Promise<void> {
   const person = await accountPerson(deps, principal);
-  if (person.totpEnabledAt === null) throw new DomainError('two_factor_off', 'Two-factor is not on', 409);
+  if (person.totpEnabledAt === null) throw new DomainError('two_factor_off', 'Two-factor is not on', 'conflict');
   if (await deps.policy.covers(person.role)) throw forbidden('Two-factor is required for your role and cannot be turned off');
   await confirmPassword(deps, person, password);
   await deps.db.tx(async (client) => {
@@ -163,7 +163,7 @@ export async function disableTwoFactor(deps: IdentityDeps, principal: Principal,
 /** Replaces every recovery code with a new set of 10 (password needed). */
 export async function newRecoveryCodes(deps: IdentityDeps, principal: Principal, password: string, req: RequestInfo): Promise<string[]> {
   const person = await accountPerson(deps, principal);
-  if (person.totpEnabledAt === null) throw new DomainError('two_factor_off', 'Turn two-factor on first', 409);
+  if (person.totpEnabledAt === null) throw new DomainError('two_factor_off', 'Turn two-factor on first', 'conflict');
   await confirmPassword(deps, person, password);
   const codes = await deps.db.tx((client) => replaceRecoveryCodes(client, person.id, deps.clock.now()));
   await deps.audit({ ...actorOf(person), action: 'auth.recovery_codes_replaced', target: person.email, detail: null, ip: req.ip });

@@ -86,7 +86,7 @@ export class Authenticator {
     const principal = await this.authenticate(req);
     if (!principal) throw unauthorized('Authentication required');
     if (principal.restricted && !allowRestricted) throw forbidden(restrictionMessage(principal));
-    if (!roleAtLeast(principal.role, need)) throw new DomainError('forbidden', `This needs the ${need} role`, 403);
+    if (!roleAtLeast(principal.role, need)) throw new DomainError('forbidden', `This needs the ${need} role`, 'forbidden');
     return principal;
   }
 }

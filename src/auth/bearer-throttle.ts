@@ -31,7 +31,7 @@ export function bearerThrottle(deps: IdentityDeps): BearerThrottle {
   const refuse = async (ip: string, throttled: Throttled): Promise<never> => {
     if (auditOnce.claim(ip, deps.clock.now()))
       await deps.audit({ ...anonymousActor, action: 'api.bearer_throttled', target: null, detail: { retryAfterSeconds: throttled.retryAfterSeconds }, ip });
-    throw new DomainError('throttled', 'Too many wrong credentials from this address; try again later', 429, {
+    throw new DomainError('throttled', 'Too many wrong credentials from this address; try again later', 'throttled', {
       retryAfterSeconds: throttled.retryAfterSeconds,
     });
   };

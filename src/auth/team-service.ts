@@ -39,7 +39,7 @@ async function guardLastOperator(deps: IdentityDeps, q: Queryable, person: Perso
   const staysOperator = next.role === 'operator' && next.enabled;
   if (person.role !== 'operator' || !person.enabled || staysOperator) return;
   if ((await countOtherActiveOperators(q, person.id)) === 0)
-    throw new DomainError('last_operator', 'The last active operator cannot be demoted or disabled', 409);
+    throw new DomainError('last_operator', 'The last active operator cannot be demoted or disabled', 'conflict');
 }
 
 export async function listTeam(deps: IdentityDeps): Promise<PersonView[]> {
@@ -62,7 +62,7 @@ export async function addPerson(
   const { person, wasEmpty } = await deps.db.tx(async (client) => {
     await client.query('LOCK TABLE people IN SHARE ROW EXCLUSIVE MODE');
     if (await findPersonByEmail(client, email))
-      throw new DomainError('duplicate_person', 'A person with that email is already in the team', 409);
+      throw new DomainError('duplicate_person', 'A person with that email is already in the team', 'conflict');
     const wasEmpty = await teamIsEmpty(client);
     const person = await insertPerson(client, {
       id: newId('usr'),

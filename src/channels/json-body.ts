@@ -7,8 +7,8 @@ export function parseJsonObject(text: string): Record<string, unknown> {
   try {
     value = JSON.parse(text);
   } catch {
-    throw new DomainError('invalid_json', 'Invalid JSON body', 400);
+    throw new DomainError('invalid_json', 'Invalid JSON body', 'invalid_input');
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new DomainError('invalid_json', 'The body must be a JSON object', 400);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new DomainError('invalid_json', 'The body must be a JSON object', 'invalid_input');
   return value as Record<string, unknown>;
 }

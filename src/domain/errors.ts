@@ -1,11 +1,29 @@
 // Error types that tell the runtime and the edge what to do (DESIGN rule 3).
 
-/** A rule of the domain was broken; `code` is stable, `status` is the HTTP status at the edge. */
+/**
+ * What kind of refusal an error is, whatever the transport: each transport maps a kind once
+ * (HTTP: `src/http/http-errors.ts`; JSON-RPC and MCP beside their own bindings). No HTTP status
+ * lives outside the HTTP binding.
+ */
+export type ErrorKind =
+  | 'invalid_input'
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'not_found'
+  | 'conflict'
+  /** Understood but refused as a whole (the same idempotency key with other contents). */
+  | 'unprocessable'
+  | 'too_large'
+  | 'unsupported_media'
+  | 'throttled'
+  | 'unavailable';
+
+/** A rule of the domain was broken; `code` is stable and specific (`not_waiting`), `kind` says what sort of refusal. */
 export class DomainError extends Error {
   constructor(
     readonly code: string,
     message: string,
-    readonly status: number = 400,
+    readonly kind: ErrorKind = 'invalid_input',
     readonly details?: Record<string, unknown>,
   ) {
     super(message);
@@ -22,7 +40,7 @@ export interface ValidationIssue {
 /** A request body or query that failed validation: 400 with `issues`. */
 export class ValidationError extends DomainError {
   constructor(readonly issues: ValidationIssue[], message = 'Invalid request') {
-    super('validation', message, 400);
+    super('validation', message, 'invalid_input');
     this.name = 'ValidationError';
   }
 }
@@ -43,7 +61,7 @@ export class RetryableError extends Error {
   }
 }
 
-export const notFound = (what: string): DomainError => new DomainError('not_found', `${what} not found`, 404);
-export const conflict = (message: string): DomainError => new DomainError('conflict', message, 409);
-export const forbidden = (message = 'Forbidden'): DomainError => new DomainError('forbidden', message, 403);
-export const unauthorized = (message = 'Unauthorized'): DomainError => new DomainError('unauthorized', message, 401);
+export const notFound = (what: string): DomainError => new DomainError('not_found', `${what} not found`, 'not_found');
+export const conflict = (message: string): DomainError => new DomainError('conflict', message, 'conflict');
+export const forbidden = (message = 'Forbidden'): DomainError => new DomainError('forbidden', message, 'forbidden');
+export const unauthorized = (message = 'Unauthorized'): DomainError => new DomainError('unauthorized', message, 'unauthenticated');

@@ -6,7 +6,7 @@ import { minorDigits, roundHalfUp } from './money.js';
 export type ExchangeRates = Readonly<Record<string, number>>;
 
 export function unsupportedCurrency(currency: string): DomainError {
-  return new DomainError('unsupported_currency', `Unsupported currency ${currency}`, 400, { currency });
+  return new DomainError('unsupported_currency', `Unsupported currency ${currency}`, 'invalid_input', { currency });
 }
 
 /** Units of `currency` per one USD; a currency without a usable rate is a 400 `Unsupported currency <X>`. */

@@ -15,7 +15,7 @@ export interface OrderTotals {
 }
 
 function assertSafe(value: number, what: string): number {
-  if (!Number.isSafeInteger(value)) throw new DomainError('amount_too_large', `${what} is too large`, 400);
+  if (!Number.isSafeInteger(value)) throw new DomainError('amount_too_large', `${what} is too large`, 'invalid_input');
   return value;
 }
 

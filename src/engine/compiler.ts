@@ -121,7 +121,7 @@ export interface CompiledFlow {
 /** A graph with validation problems cannot be compiled (nor published). */
 export class InvalidFlowError extends DomainError {
   constructor(readonly flowKey: string, readonly problems: Problem[]) {
-    super('flow_invalid', `Flow ${flowKey} has ${problems.length} problem(s): ${problems.map((p) => p.message).join('; ')}`, 400, { problems });
+    super('flow_invalid', `Flow ${flowKey} has ${problems.length} problem(s): ${problems.map((p) => p.message).join('; ')}`, 'invalid_input', { problems });
     this.name = 'InvalidFlowError';
   }
 }

@@ -1,6 +1,6 @@
 // Maps errors to the REST shape `{ error, issues? }` (spec "Errors"); the only place that does.
 import { z } from 'zod';
-import { DomainError, ValidationError, type ValidationIssue } from '../domain/errors.js';
+import { DomainError, ValidationError, type ErrorKind, type ValidationIssue } from '../domain/errors.js';
 import { isDatabaseUnavailable, isStatementCancelled } from '../db/database-unavailable.js';
 import { isUnstorableText } from '../db/unstorable-text.js';
 
@@ -36,6 +36,20 @@ const statusMessages: Record<number, string> = {
   415: 'Unsupported media type',
 };
 
+/** The HTTP status of each kind of refusal: the one place an error becomes an HTTP status. */
+export const HTTP_STATUS: Readonly<Record<ErrorKind, number>> = {
+  invalid_input: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  too_large: 413,
+  unsupported_media: 415,
+  unprocessable: 422,
+  throttled: 429,
+  unavailable: 503,
+};
+
 export function toErrorResponse(err: unknown): ErrorResponse {
   if (err instanceof ValidationError)
     return { status: 400, body: { error: err.message, issues: err.issues }, internal: false };
@@ -44,9 +58,10 @@ export function toErrorResponse(err: unknown): ErrorResponse {
   if (err instanceof DomainError) {
     const headers = typeof err.details?.retryAfterSeconds === 'number'
       ? { 'Retry-After': String(err.details.retryAfterSeconds) } : undefined;
+    const status = HTTP_STATUS[err.kind];
     // A DomainError is raised on purpose (a 503 for an adapter that is off is an answer, not a bug), so it is
     // never logged as an internal error: one unauthenticated request per line would flood the error log.
-    return { status: err.status, body: { error: err.message }, headers, internal: false };
+    return { status, body: { error: err.message }, headers, internal: false };
   }
   const http = err as HttpLikeError;
   const status = http?.status ?? http?.statusCode;

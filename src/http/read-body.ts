@@ -10,13 +10,13 @@ export const JSON_LIMIT = 1024 * 1024;
 export async function readRawBody(ctx: Context, limit = JSON_LIMIT): Promise<Buffer> {
   if (ctx.state.rawBody) return ctx.state.rawBody as Buffer;
   const declared = Number(ctx.get('content-length'));
-  if (Number.isFinite(declared) && declared > limit) throw new DomainError('too_large', 'Request body too large', 413);
+  if (Number.isFinite(declared) && declared > limit) throw new DomainError('too_large', 'Request body too large', 'too_large');
   try {
     ctx.state.rawBody = await getRawBody(ctx.req, { limit, length: ctx.get('content-length') || undefined });
   } catch (err) {
     const e = err as { type?: string; status?: number };
-    if (e.type === 'entity.too.large' || e.status === 413) throw new DomainError('too_large', 'Request body too large', 413);
-    throw new DomainError('bad_body', 'Could not read the request body', 400);
+    if (e.type === 'entity.too.large' || e.status === 413) throw new DomainError('too_large', 'Request body too large', 'too_large');
+    throw new DomainError('bad_body', 'Could not read the request body', 'invalid_input');
   }
   return ctx.state.rawBody as Buffer;
 }
@@ -26,13 +26,13 @@ export async function readJsonBody(ctx: Context, limit = JSON_LIMIT): Promise<un
   const raw = await readRawBody(ctx, limit);
   if (raw.length === 0) return undefined;
   const type = ctx.get('content-type');
-  if (type && !/json/i.test(type)) throw new DomainError('unsupported_media_type', 'Body must be application/json', 415);
+  if (type && !/json/i.test(type)) throw new DomainError('unsupported_media_type', 'Body must be application/json', 'unsupported_media');
   const text = raw.toString('utf8');
   checkJsonText(text);
   try {
     return JSON.parse(text);
   } catch {
-    throw new DomainError('invalid_json', 'Invalid JSON body', 400);
+    throw new DomainError('invalid_json', 'Invalid JSON body', 'invalid_input');
   }
 }
 

@@ -7,9 +7,9 @@ import { DomainError } from '../../domain/errors.js';
 export async function resolvePublishedVersion(q: Queryable, flows: FlowStore, flowId: string, version?: number): Promise<number> {
   const flow = await flows.get(q, flowId);
   if (!flow || flow.publishedVersion === null)
-    throw new DomainError('flow_not_published', `Flow ${flowId} has no published version`, 409);
+    throw new DomainError('flow_not_published', `Flow ${flowId} has no published version`, 'conflict');
   if (version === undefined) return flow.publishedVersion;
   const row = await flows.version(q, flowId, version);
-  if (!row) throw new DomainError('flow_not_published', `Flow ${flowId} has no published version ${version}`, 409);
+  if (!row) throw new DomainError('flow_not_published', `Flow ${flowId} has no published version ${version}`, 'conflict');
   return version;
 }

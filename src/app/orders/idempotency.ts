@@ -54,8 +54,8 @@ export async function claimIdempotencyKey(q: Queryable, claim: IdempotencyClaim,
   );
   const row = rows[0];
   // The other claimer committed (else our insert would have gone through); absent only if the row was removed meanwhile.
-  if (!row) throw new DomainError('idempotency_race', 'The idempotency key changed during the request; retry it', 409);
+  if (!row) throw new DomainError('idempotency_race', 'The idempotency key changed during the request; retry it', 'conflict');
   if (row.fingerprint !== claim.fingerprint)
-    throw new DomainError('idempotency_mismatch', 'This Idempotency-Key was already used with a different request body', 422);
+    throw new DomainError('idempotency_mismatch', 'This Idempotency-Key was already used with a different request body', 'unprocessable');
   return { claimed: false, orderId: row.order_id };
 }

@@ -37,7 +37,7 @@ export async function receivePlatformWebhook(deps: OrderServiceDeps, req: Platfo
   const known = req.segment === PLATFORM_SEGMENT || (name !== null && req.segment === name);
   if (!known) throw notFound('Route');
   if (!settings.platformSecret || name === null)
-    throw new DomainError('platform_disabled', 'The storefront-platform adapter is not enabled: no client secret is set', 503);
+    throw new DomainError('platform_disabled', 'The storefront-platform adapter is not enabled: no client secret is set', 'unavailable');
 
   // The platform's own header names (X-<Name>-Hmac-Sha256, X-<Name>-Topic) are accepted too.
   const header = (suffix: string): string | undefined => req.header(`x-platform-${suffix}`) ?? req.header(`x-${name}-${suffix}`);
@@ -46,7 +46,7 @@ export async function receivePlatformWebhook(deps: OrderServiceDeps, req: Platfo
   if (!verifyPlatformHmac(settings.platformSecret, req.rawBody, hmac)) throw unauthorized('Platform HMAC does not match');
 
   const topic = header('topic')?.trim();
-  if (!topic) throw new DomainError('missing_topic', `Missing ${PLATFORM_TOPIC_HEADER} header`, 400);
+  if (!topic) throw new DomainError('missing_topic', `Missing ${PLATFORM_TOPIC_HEADER} header`, 'invalid_input');
   if (topic.toLowerCase() !== ORDER_CREATED_TOPIC) return { status: 200, body: { ignored: true, topic } };
 
   const text = req.rawBody.toString('utf8');
@@ -56,7 +56,7 @@ export async function receivePlatformWebhook(deps: OrderServiceDeps, req: Platfo
   if (exactId !== undefined && /^\d+$/.test(exactId)) payload.id = exactId;
 
   const mapped = mapPlatformOrder(payload, { platformName: name, customers: await customersByEmail(deps, payload.email) });
-  if (!mapped.ok) throw new DomainError('unmappable_payload', mapped.error, 400);
+  if (!mapped.ok) throw new DomainError('unmappable_payload', mapped.error, 'invalid_input');
   const parsed = inboundOrderBodySchema.safeParse(mapped.order);
   if (!parsed.success) throw new ValidationError(zodIssues(parsed.error), 'The platform order does not make a valid inbound order');
 

@@ -9,6 +9,7 @@ import { mapX12850, type X12850Result } from './x12-850-mapper.js';
 import { X12EnvelopeError } from './x12-envelope-error.js';
 import { readX12Head, x12Text } from './x12-tokenizer.js';
 import { isUnstorableText } from '../../db/unstorable-text.js';
+import { HTTP_STATUS } from '../../http/http-errors.js';
 
 /** One transaction's outcome: the status its inbound start alone would answer (201, 200 replay, 400, 409, 422). */
 export interface Edi850Result {
@@ -38,11 +39,11 @@ export interface Edi850Deps extends OrderServiceDeps {
  */
 export async function receiveEdi850(deps: Edi850Deps, rawBody: Buffer, startedBy: string): Promise<Edi850Response> {
   const text = x12Text(rawBody);
-  if (text.trim() === '') throw new DomainError('empty_body', 'The body is empty: send one X12 interchange', 400);
+  if (text.trim() === '') throw new DomainError('empty_body', 'The body is empty: send one X12 interchange', 'invalid_input');
   // The sender is read from the fixed-width ISA header alone and checked first (security review L1):
   // only a partner's interchange is tokenized and mapped, within X12_LIMITS and MAX_TRANSACTIONS.
   const sender = envelope(() => readX12Head(text)).header.sender;
-  if (sender === '') throw new DomainError('x12_envelope', 'ISA06 (interchange sender id) is empty', 400);
+  if (sender === '') throw new DomainError('x12_envelope', 'ISA06 (interchange sender id) is empty', 'invalid_input');
   const settings = await readChannelSettings(deps.db);
   const customerId = Object.hasOwn(settings.ediPartners, sender) ? settings.ediPartners[sender] : undefined;
   if (customerId === undefined) throw forbidden(`EDI sender ${sender} is not in the partner list`);
@@ -59,7 +60,7 @@ function envelope<T>(read: () => T): T {
   try {
     return read();
   } catch (err) {
-    if (err instanceof X12EnvelopeError) throw new DomainError('x12_envelope', err.message, 400);
+    if (err instanceof X12EnvelopeError) throw new DomainError('x12_envelope', err.message, 'invalid_input');
     throw err;
   }
 }
@@ -80,7 +81,7 @@ async function startTransaction(deps: Edi850Deps, result: X12850Result, customer
       ? { ...head, status: 200, orderId: outcome.orderId, flowId: outcome.flowId, replayed: true }
       : { ...head, status: 201, orderId: outcome.orderId, flowId: outcome.flowId };
   } catch (err) {
-    if (err instanceof DomainError && err.status < 500) return { ...head, status: err.status, error: err.message };
+    if (err instanceof DomainError && err.kind !== 'unavailable') return { ...head, status: HTTP_STATUS[err.kind], error: err.message };
     // Backstop for text PostgreSQL cannot store (the mapper refuses control characters first): the sender's fault.
     if (isUnstorableText(err)) return { ...head, status: 400, error: 'The purchase order holds characters that cannot be stored' };
     deps.logger.error({ err, control: result.control }, 'EDI transaction failed to start');

@@ -21,7 +21,7 @@ export class FlowRegistry {
     const hit = this.cache.get(key);
     if (hit) return hit;
     const row = await this.store.version(q, flowId, version);
-    if (!row) throw new DomainError('flow_version_missing', `Flow ${flowId} has no published version ${version}`, 409);
+    if (!row) throw new DomainError('flow_version_missing', `Flow ${flowId} has no published version ${version}`, 'conflict');
     const loaded = { version: row, compiled: compileFlow(key, row.graph, this.catalogue) };
     this.cache.set(key, loaded);
     return loaded;

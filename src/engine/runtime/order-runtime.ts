@@ -188,7 +188,7 @@ export class OrderRuntime {
     await this.command(orderId, async (tx, locked, savepoints) => {
       const { order } = locked;
       const wait = locked.waits.find((w) => w.kind === 'approval' && w.nodeId === nodeId && w.generation === order.generation);
-      if (!wait || isFinished(order.status)) throw new DomainError('not_waiting', 'That node is not waiting for an approval', 409);
+      if (!wait || isFinished(order.status)) throw new DomainError('not_waiting', 'That node is not waiting for an approval', 'conflict');
       const slice = await this.openSlice(tx, locked, savepoints);
       slice.note('approval.decided', `${decision === 'approved' ? 'Approved' : 'Rejected'} by ${by}${note ? `: ${note}` : ''}`, nodeId, { decision, by });
       await slice.resolveWait(wait, { kind: 'approval', decision, by, note, at: slice.now() }, decision, by, note);

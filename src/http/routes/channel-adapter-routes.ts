@@ -56,7 +56,7 @@ function mediaType(ctx: Context): string {
 export function channelAdapterRoutes(deps: Edi850Deps): RouteDef[] {
   const platformHandler = async ({ body: raw, ctx, segment }: { body: Buffer; ctx: Context; segment: string }) => {
     const type = mediaType(ctx);
-    if (type && !type.includes('json')) throw new DomainError('unsupported_media_type', 'Body must be application/json', 415);
+    if (type && !type.includes('json')) throw new DomainError('unsupported_media_type', 'Body must be application/json', 'unsupported_media');
     return receivePlatformWebhook(deps, { segment, header: (name) => header(ctx, name), rawBody: raw });
   };
   return [
@@ -100,7 +100,7 @@ export function channelAdapterRoutes(deps: Edi850Deps): RouteDef[] {
       },
       handler: async ({ body: raw, ctx, principal }) => {
         if (!EDI_CONTENT_TYPES.includes(mediaType(ctx)))
-          throw new DomainError('unsupported_media_type', `Body must be ${EDI_CONTENT_TYPES.join(' or ')}`, 415);
+          throw new DomainError('unsupported_media_type', `Body must be ${EDI_CONTENT_TYPES.join(' or ')}`, 'unsupported_media');
         return { body: await receiveEdi850(deps, raw, principal!.actor) };
       },
     }),

@@ -28,7 +28,7 @@ const signatureHeader = {
 /** A signed body is JSON; a declared other media type is a 415 (no Content-Type is accepted). */
 function requireJson(ctx: Context): void {
   const type = ctx.get('content-type');
-  if (type && !/json/i.test(type)) throw new DomainError('unsupported_media_type', 'Body must be application/json', 415);
+  if (type && !/json/i.test(type)) throw new DomainError('unsupported_media_type', 'Body must be application/json', 'unsupported_media');
 }
 
 const header = (ctx: Context, name: string): string | undefined => ctx.get(name) || undefined;

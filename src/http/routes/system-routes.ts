@@ -78,8 +78,8 @@ export function systemRoutes(deps: SystemRouteDeps): RouteDef[] {
         handler: async ({ body }) => {
           const current = deps.clockNow();
           const target = body.now ?? current + (body.advanceMs ?? 0);
-          if (target < current) throw new DomainError('clock_backward', 'The test clock only moves forward', 400);
-          if (target > current + MAX_CLOCK_STEP_MS) throw new DomainError('clock_too_far', 'The test clock moves at most 10 years per call', 400);
+          if (target < current) throw new DomainError('clock_backward', 'The test clock only moves forward', 'invalid_input');
+          if (target > current + MAX_CLOCK_STEP_MS) throw new DomainError('clock_too_far', 'The test clock moves at most 10 years per call', 'invalid_input');
           return { body: { now: await controller.advanceTo(target) } };
         },
       }),

@@ -36,6 +36,7 @@ import { readCookie, type CookieNames } from '../../auth/session-cookie.js';
 import { clearCookie, setCookie } from './cookie-writer.js';
 import { tokenLifetimes, type TokenLifetime } from '../../auth/api-token-store.js';
 import { twoFactorRequirements, type TwoFactorRequirement } from '../../auth/two-factor-policy.js';
+import { HTTP_STATUS } from '../../http/http-errors.js';
 import { identityCss } from './identity-css.js';
 import { loginPage, twoFactorPage } from './login-pages.js';
 import { accountPage, enrolPage, type AccountView } from './account-page.js';
@@ -84,7 +85,7 @@ export function identityRouter(o: IdentityRouterOptions): Router {
     try {
       principal = await auth.authenticate(ctx);
     } catch (err) {
-      if (!(err instanceof DomainError) || err.status !== 401) throw err;
+      if (!(err instanceof DomainError) || err.kind !== 'unauthenticated') throw err;
     }
     if (!principal) {
       seeOther(ctx, `/login?next=${encodeURIComponent(ctx.method === 'GET' ? ctx.originalUrl : '/account')}`);
@@ -108,7 +109,7 @@ export function identityRouter(o: IdentityRouterOptions): Router {
     } catch (err) {
       if (!(err instanceof DomainError)) throw err;
       if (typeof err.details?.retryAfterSeconds === 'number') ctx.set('Retry-After', String(err.details.retryAfterSeconds));
-      await onError(err.status === 429 ? waitText(Number(err.details?.retryAfterSeconds ?? 60)) : err.message, err.status);
+      await onError(err.kind === 'throttled' ? waitText(Number(err.details?.retryAfterSeconds ?? 60)) : err.message, HTTP_STATUS[err.kind]);
       return undefined;
     }
   }

@@ -57,7 +57,7 @@ describe('cancel at each stage (spec "Cancel (what gets undone)")', () => {
     expect(await h.rows('SELECT status FROM order_waits WHERE order_id = $1', [id])).toEqual([{ status: 'cancelled' }]);
     expect(await h.authorizations(id)).toEqual([]);
     expect(await h.outbox(id)).toEqual(['order.cancelled']);
-    await expect(h.engine.runtime.cancel(id, 'again')).rejects.toMatchObject({ status: 409 });
+    await expect(h.engine.runtime.cancel(id, 'again')).rejects.toMatchObject({ kind: 'conflict' });
   });
 
   it('while sellers are answering: authorization voided, pending and accepted seller orders cancelled, rejected stays rejected', async () => {

@@ -227,7 +227,7 @@ describe('cancel (spec "Cancel")', () => {
     const timers = await db.query('SELECT id FROM timers WHERE order_id = $1 AND fired_at IS NULL AND cancelled_at IS NULL', [id]);
     expect(timers.rows).toEqual([]);
     expect((await h.effects(id)).map((x) => `${x.node_id}:${x.kind}`)).toEqual(['a:do', 'b:do', 'b:cancel', 'a:cancel']);
-    await expect(h.engine.runtime.cancel(id, 'again')).rejects.toMatchObject({ status: 409 });
+    await expect(h.engine.runtime.cancel(id, 'again')).rejects.toMatchObject({ kind: 'conflict' });
     // The escalation timer never fires a cancelled order.
     await h.t.advance(3 * DAY);
     expect((await h.state(id)).status).toBe('cancelled');
@@ -239,7 +239,7 @@ describe('cancel (spec "Cancel")', () => {
   it('cancelling a finished order is refused (409) and changes nothing', async () => {
     const v = await h.publish('quick-flow', { nodes: [n('start', 'trigger.api'), n('done', 'end', { outcome: 'completed' })], edges: [e('start', 'done')] });
     const id = await h.startOrder('quick-flow', v);
-    await expect(h.engine.runtime.cancel(id, 'late')).rejects.toMatchObject({ status: 409 });
+    await expect(h.engine.runtime.cancel(id, 'late')).rejects.toMatchObject({ kind: 'conflict' });
     expect((await h.state(id)).status).toBe('completed');
   });
 });

@@ -40,8 +40,8 @@ describe('the last active operator (spec: only in a workspace with no workspace 
     const a = await addPerson(d, admin, { email: 'last-a@example.test', role: 'operator' }, null);
     const b = await addPerson(d, admin, { email: 'last-b@example.test', role: 'viewer' }, null);
     const byB = asPerson(b.person.id, b.person.email);
-    await expect(updateTeamMember(d, byB, a.person.id, { role: 'approver' }, null)).rejects.toMatchObject({ status: 409 });
-    await expect(updateTeamMember(d, byB, a.person.id, { enabled: false }, null)).rejects.toMatchObject({ status: 409 });
+    await expect(updateTeamMember(d, byB, a.person.id, { role: 'approver' }, null)).rejects.toMatchObject({ kind: 'conflict' });
+    await expect(updateTeamMember(d, byB, a.person.id, { enabled: false }, null)).rejects.toMatchObject({ kind: 'conflict' });
     // With a workspace password the rule does not apply.
     const withPassword = deps({ workspacePassword: 'set' });
     const demoted = await updateTeamMember(withPassword, byB, a.person.id, { role: 'approver' }, null);

@@ -45,7 +45,7 @@ describe('Authenticator over a plain credential request', () => {
   });
 
   it('require() checks the role server-side: a viewer is refused an operator action (403)', async () => {
-    await expect(authenticator().require(request({ cookie: 'svc_session=ok' }), 'operator')).rejects.toMatchObject({ status: 403 });
+    await expect(authenticator().require(request({ cookie: 'svc_session=ok' }), 'operator')).rejects.toMatchObject({ kind: 'forbidden' });
     expect(await authenticator().require(request({ authorization: 'Bearer svc_live_good' }), 'operator')).toBe(operator);
   });
 

@@ -15,7 +15,7 @@ describe('exchange rates are units of the currency per one USD', () => {
       err = e;
     }
     expect(err).toBeInstanceOf(DomainError);
-    expect(err).toMatchObject({ status: 400, code: 'unsupported_currency', message: 'Unsupported currency CHF' });
+    expect(err).toMatchObject({ kind: 'invalid_input', code: 'unsupported_currency', message: 'Unsupported currency CHF' });
     expect(() => fxRate('constructor', rates)).toThrow('Unsupported currency constructor');
     expect(() => fxRate('XXX', { XXX: 0 })).toThrow(DomainError);
     expect(isSupportedCurrency('JPY', rates)).toBe(true);

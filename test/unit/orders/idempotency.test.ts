@@ -8,8 +8,8 @@ describe('idempotency', () => {
   it('a key is 1 to 255 characters; absent is null', () => {
     expect(readIdempotencyKey(undefined)).toBeNull();
     expect(readIdempotencyKey('k'.repeat(255))).toBe('k'.repeat(255));
-    expect(() => readIdempotencyKey('k'.repeat(256))).toThrow(expect.objectContaining({ status: 400 }));
-    expect(() => readIdempotencyKey('')).toThrow(expect.objectContaining({ status: 400 }));
+    expect(() => readIdempotencyKey('k'.repeat(256))).toThrow(expect.objectContaining({ kind: 'invalid_input' }));
+    expect(() => readIdempotencyKey('')).toThrow(expect.objectContaining({ kind: 'invalid_input' }));
   });
 
   it('the fingerprint ignores property order at every depth, but not array order or values', () => {

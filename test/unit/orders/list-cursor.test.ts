@@ -24,6 +24,6 @@ describe('list cursor', () => {
       ['.', 'f1', key],
       ['e30.e30', 'f1', key],
     ] as const)
-      expect(() => decodeCursor(k, bad, filters)).toThrow(expect.objectContaining({ status: 400, message: 'Unknown cursor' }));
+      expect(() => decodeCursor(k, bad, filters)).toThrow(expect.objectContaining({ kind: 'invalid_input', message: 'Unknown cursor' }));
   });
 });
