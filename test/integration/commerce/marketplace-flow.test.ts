@@ -179,7 +179,7 @@ describe('acceptance', () => {
 
   it('a second answer arriving while no node waits is not delivered', async () => {
     const id = await h.order(FLOW, [NIMBUS]);
-    expect(await answer(id, 'seller_nimbus', 'accepted')).toEqual({ delivered: false });
+    expect(await answer(id, 'seller_nimbus', 'accepted')).toEqual({ delivered: false, waitingFor: [] });
   });
 
   it('malformed seller.responded (no sellerId, or no valid decision) fails the step and rolls back', async () => {

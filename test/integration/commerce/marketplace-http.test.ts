@@ -32,7 +32,7 @@ describe('marketplace over REST', () => {
     order = (await h.t.call('GET', `/api/v1/orders/${id}`)).body;
     expect(order.order.total).toBe(64.4);
     expect(order.nodes.capture.output).toMatchObject({ authorized: 214.4, captured: 64.4, released: 150, currency: 'EUR' });
-    expect((await event(id, { sellerId: 'seller_bolt', decision: 'accepted' })).body).toEqual({ delivered: false });
+    expect((await event(id, { sellerId: 'seller_bolt', decision: 'accepted' })).body).toEqual({ delivered: false, waitingFor: [] });
     await h.t.advance(14 * DAY);
     order = (await h.t.call('GET', `/api/v1/orders/${id}`)).body;
     expect(order.status).toBe('completed');

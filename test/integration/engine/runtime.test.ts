@@ -54,7 +54,7 @@ describe('human.approval', () => {
     expect(s.status).toBe('declined');
     expect(s.reason).toBe('Rejected in review');
     await expect(h.engine.runtime.decideApproval(id, 'review', 'approved', 'x', null)).rejects.toMatchObject({
-      status: 409,
+      kind: 'conflict',
       message: 'That node is not waiting for an approval',
     });
   });
