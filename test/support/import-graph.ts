@@ -6,21 +6,32 @@ import ts from 'typescript';
 /** file -> the files of the tree it imports (relative specifiers resolved; packages left out). */
 export type ImportGraph = Map<string, string[]>;
 
-/** Reads every .ts file under `root` (paths relative to `root`, with forward slashes). */
-export function importGraph(root: string): ImportGraph {
+/** Every .ts file under `root` (relative, forward slashes) with the module specifiers of its imports and re-exports. */
+function moduleSpecifiers(root: string): Map<string, string[]> {
   const files = (fs.readdirSync(root, { recursive: true }) as string[]).filter((f) => f.endsWith('.ts')).map((f) => f.split(path.sep).join('/'));
-  const known = new Set(files);
-  const graph: ImportGraph = new Map();
+  const out = new Map<string, string[]>();
   for (const file of files) {
     const source = ts.createSourceFile(file, fs.readFileSync(path.join(root, file), 'utf8'), ts.ScriptTarget.Latest);
-    const targets: string[] = [];
+    const specs: string[] = [];
     for (const node of source.statements) {
       if (!(ts.isImportDeclaration(node) || ts.isExportDeclaration(node))) continue;
       const spec = node.moduleSpecifier;
-      if (!spec || !ts.isStringLiteral(spec) || !spec.text.startsWith('.')) continue;
-      const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), spec.text.replace(/\.js$/, '.ts')));
-      if (known.has(target)) targets.push(target);
+      if (spec && ts.isStringLiteral(spec)) specs.push(spec.text);
     }
+    out.set(file, specs);
+  }
+  return out;
+}
+
+/** Reads every .ts file under `root` (paths relative to `root`, with forward slashes). */
+export function importGraph(root: string): ImportGraph {
+  const specifiers = moduleSpecifiers(root);
+  const graph: ImportGraph = new Map();
+  for (const [file, specs] of specifiers) {
+    const targets = specs
+      .filter((spec) => spec.startsWith('.'))
+      .map((spec) => path.posix.normalize(path.posix.join(path.posix.dirname(file), spec.replace(/\.js$/, '.ts'))))
+      .filter((target) => specifiers.has(target));
     graph.set(file, targets);
   }
   return graph;
@@ -61,19 +72,7 @@ export function importCycles(graph: ImportGraph): string[][] {
 
 /** file -> the packages it imports (bare specifiers such as `koa`, `@koa/router`, `node:http`), type imports included. */
 export function packageImports(root: string): Map<string, string[]> {
-  const files = (fs.readdirSync(root, { recursive: true }) as string[]).filter((f) => f.endsWith('.ts')).map((f) => f.split(path.sep).join('/'));
-  const out = new Map<string, string[]>();
-  for (const file of files) {
-    const source = ts.createSourceFile(file, fs.readFileSync(path.join(root, file), 'utf8'), ts.ScriptTarget.Latest);
-    const packages: string[] = [];
-    for (const node of source.statements) {
-      if (!(ts.isImportDeclaration(node) || ts.isExportDeclaration(node))) continue;
-      const spec = node.moduleSpecifier;
-      if (spec && ts.isStringLiteral(spec) && !spec.text.startsWith('.')) packages.push(spec.text);
-    }
-    out.set(file, packages);
-  }
-  return out;
+  return new Map([...moduleSpecifiers(root)].map(([file, specs]) => [file, specs.filter((spec) => !spec.startsWith('.'))]));
 }
 
 /** A layer rule: files under `from` (a top folder) may not import files under any of `notInto`. */
