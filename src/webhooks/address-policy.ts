@@ -35,6 +35,8 @@ for (const [prefix, bits] of [
   ['::ffff:0:0:0', 96], // SIIT IPv4-translated (RFC 6145): ::ffff:0:a00:1
   ['64:ff9b:1::', 48], // local-use NAT64 (RFC 8215); the well-known 64:ff9b::/96 is decoded below
   ['100::', 64], // discard
+  // Teredo (2001::/32) and 6to4 (2002::/16) embed an IPv4 address reached through relays we do not
+  // control; no webhook receiver needs them, so they are refused whole rather than decoded.
   ['2001::', 23], // IETF protocol assignments (Teredo, benchmarking, ORCHID)
   ['2001:db8::', 32], // documentation
   ['2002::', 16], // 6to4 (embeds any IPv4)
@@ -45,26 +47,69 @@ for (const [prefix, bits] of [
 ] as const)
   blocked.addSubnet(prefix, bits, 'ipv6');
 
-/** The IPv4 address inside a NAT64 (64:ff9b::/96) address, else null. */
-function nat64Embedded(ip: string): string | null {
-  const m = /^64:ff9b::(?:([0-9a-f]{1,4}):([0-9a-f]{1,4})|(\d+\.\d+\.\d+\.\d+))$/i.exec(ip);
-  if (!m) return null;
-  if (m[3]) return m[3];
-  const hi = parseInt(m[1], 16);
-  const lo = parseInt(m[2], 16);
+/**
+ * IPv6 that may be public: global unicast only (2000::/3), as the review suggests. Everything else in
+ * the IPv6 space is reserved, local or a translation form, so a prefix put to use later (another
+ * translator, say) is refused until someone decides otherwise. The two forms that carry an IPv4
+ * address whose meaning we know (IPv4-mapped, well-known NAT64) are decoded before this check.
+ */
+const globalUnicast = new net.BlockList();
+globalUnicast.addSubnet('2000::', 3, 'ipv6');
+
+/**
+ * The eight 16-bit groups of a textual IPv6 address, from any spelling (leading zeros, `::`
+ * anywhere, upper case, a dotted IPv4 tail, a `%zone`). `ip` must already pass `net.isIP`.
+ */
+function ipv6Groups(ip: string): number[] {
+  let text = ip.split('%')[0];
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(1).map(Number);
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail] = text.split('::');
+  const read = (part: string | undefined) => (part ? part.split(':').map((group) => parseInt(group, 16)) : []);
+  const left = read(head);
+  const right = read(tail);
+  return tail === undefined ? left : [...left, ...new Array<number>(8 - left.length - right.length).fill(0), ...right];
+}
+
+/**
+ * The IPv4 address an IPv6 address stands for, when its meaning is fixed: IPv4-mapped (::ffff:0:0/96,
+ * the socket layer's own spelling of IPv4) or the well-known NAT64 prefix (64:ff9b::/96, RFC 6052).
+ * Null for any other IPv6 address.
+ */
+function embeddedIpv4(groups: number[]): string | null {
+  const zeros = (from: number, to: number) => groups.slice(from, to).every((g) => g === 0);
+  const mapped = zeros(0, 5) && groups[5] === 0xffff;
+  const nat64 = groups[0] === 0x64 && groups[1] === 0xff9b && zeros(2, 6);
+  if (!mapped && !nat64) return null;
+  const [hi, lo] = [groups[6], groups[7]];
   return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
 }
 
-/** Classifies one resolved address (IPv4-mapped IPv6 counts as its IPv4 address). */
+/**
+ * Classifies one resolved address, from any textual spelling. IPv4-mapped and well-known NAT64
+ * addresses take the class of the IPv4 address inside (a loopback one is refused outright inside
+ * NAT64, since the translator, not this host, would be reached); other IPv6 is public only as global
+ * unicast outside the blocked ranges.
+ */
 export function classifyAddress(ip: string): AddressClass {
   const family = net.isIP(ip);
   if (family === 0) return 'blocked';
-  const type = family === 4 ? 'ipv4' : 'ipv6';
-  if (loopback.check(ip, type)) return 'loopback';
-  if (blocked.check(ip, type)) return 'blocked';
-  const embedded = family === 6 ? nat64Embedded(ip) : null;
-  if (embedded) return classifyAddress(embedded) === 'public' ? 'public' : 'blocked';
-  return 'public';
+  if (family === 4) {
+    if (loopback.check(ip, 'ipv4')) return 'loopback';
+    return blocked.check(ip, 'ipv4') ? 'blocked' : 'public';
+  }
+  if (loopback.check(ip, 'ipv6')) return 'loopback';
+  if (blocked.check(ip, 'ipv6')) return 'blocked';
+  const groups = ipv6Groups(ip);
+  const embedded = embeddedIpv4(groups);
+  if (embedded !== null) {
+    const inner = classifyAddress(embedded);
+    return groups[5] === 0xffff ? inner : inner === 'public' ? 'public' : 'blocked';
+  }
+  return globalUnicast.check(ip, 'ipv6') ? 'public' : 'blocked';
 }
 
 /** True when a delivery may connect to `ip`. */

@@ -41,7 +41,7 @@ export async function receiveEdi850(deps: Edi850Deps, rawBody: Buffer, startedBy
   const text = x12Text(rawBody);
   if (text.trim() === '') throw new DomainError('empty_body', 'The body is empty: send one X12 interchange', 'invalid_input');
   // The sender is read from the fixed-width ISA header alone and checked first (security review L1):
-  // only a partner's interchange is tokenized and mapped, within X12_LIMITS and MAX_TRANSACTIONS.
+  // only a partner's interchange is tokenized and mapped, within X12_LIMITS (segments, elements, transaction sets).
   const sender = envelope(() => readX12Head(text)).header.sender;
   if (sender === '') throw new DomainError('x12_envelope', 'ISA06 (interchange sender id) is empty', 'invalid_input');
   const settings = await readChannelSettings(deps.db);

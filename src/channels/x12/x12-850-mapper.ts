@@ -32,7 +32,8 @@ const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
 
 /**
  * Tokenizes `body` and maps every transaction set. Throws `X12EnvelopeError` for body-level
- * problems (no readable ISA, two interchanges, empty sender, no transaction set at all).
+ * problems (no readable ISA, two interchanges, empty sender, a cap of `X12_LIMITS` passed, no
+ * transaction set at all).
  */
 export function mapX12850(body: string | Uint8Array): X12850Mapping {
   const interchange = tokenizeX12(body);
@@ -40,8 +41,6 @@ export function mapX12850(body: string | Uint8Array): X12850Mapping {
   if (sender === '') throw new X12EnvelopeError('ISA06 (interchange sender id) is empty');
   const split = splitTransactions(interchange);
   if (split.transactions.length === 0) throw new X12EnvelopeError('Interchange holds no transaction set (ST..SE)');
-  if (split.transactions.length > MAX_TRANSACTIONS)
-    throw new X12EnvelopeError(`Interchange holds ${split.transactions.length} transaction sets; at most ${MAX_TRANSACTIONS} per request`);
   const allowedControls = declaredControls(interchange);
   return {
     sender,
@@ -51,19 +50,20 @@ export function mapX12850(body: string | Uint8Array): X12850Mapping {
 }
 
 /**
- * Transaction sets one request may start (security review L1): each is an order started in its own
- * transaction while the partner waits for the answer. Real interchanges carry a few to a few dozen
- * purchase orders; a partner with more sends several interchanges.
- */
-export const MAX_TRANSACTIONS = 500;
-
-/**
  * C0 control characters and DEL, which no purchase order field carries and PostgreSQL cannot store
  * (NUL) or shows as garbage (security review L2). TAB, CR and LF are left alone (line breaks around
- * segments are trimmed; inside a field they are odd but harmless), and so are the interchange's
- * own delimiters, which real interchanges often take from the control range (0x1C-0x1F).
+ * segments are trimmed; inside a field they are odd but harmless and storable), and so are the
+ * interchange's own delimiters, which real interchanges often take from the control range
+ * (0x1C-0x1F). C1 controls (U+0080-U+009F) are storable UTF-8 and are kept as text.
  */
 const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+
+/**
+ * A UTF-16 surrogate standing alone: not Unicode text, so it cannot be stored faithfully (the JSON of
+ * `meta` would carry an escape PostgreSQL refuses). The HTTP route cannot produce one, since bytes
+ * are decoded as UTF-8 with U+FFFD for invalid sequences; a caller handing `mapX12850` a string can.
+ */
+const isLoneSurrogate = (ch: string): boolean => ch.length === 1 && ch >= '\uD800' && ch <= '\uDFFF';
 
 /** The control characters this interchange declares as delimiters (element, ISA16, segment, ISA11 repetition). */
 function declaredControls(interchange: X12Interchange): Set<string> {
@@ -72,14 +72,17 @@ function declaredControls(interchange: X12Interchange): Set<string> {
   return new Set([element, component, segment, ...(repetition.length === 1 ? [repetition] : [])].filter((c) => CONTROL.test(c)));
 }
 
-/** The first segment of a transaction holding a control character that is no delimiter, with that character. */
-function controlCharacterIn(transaction: X12Transaction, allowed: Set<string>): { segment: string; code: string } | null {
+/** The first character of a transaction that is refused (a control character that is no delimiter, a lone surrogate), with its segment. */
+function unacceptedCharacterIn(transaction: X12Transaction, allowed: Set<string>): { segment: string; code: string; surrogate: boolean } | null {
+  // Code point by code point, so a surrogate pair arrives whole and only a lone half is seen alone.
   for (const segment of transaction.segments)
     for (const element of segment.elements)
       for (const component of element)
-        for (const ch of component)
-          if (CONTROL.test(ch) && !allowed.has(ch))
-            return { segment: segment.id, code: `U+${ch.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}` };
+        for (const ch of component) {
+          const surrogate = isLoneSurrogate(ch);
+          if (surrogate || (CONTROL.test(ch) && !allowed.has(ch)))
+            return { segment: segment.id, code: `U+${ch.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`, surrogate };
+        }
   return null;
 }
 
@@ -89,7 +92,8 @@ class TransactionError extends Error {}
 /** Maps one transaction set, turning its first problem into an `ok: false` result. */
 function mapTransaction(transaction: X12Transaction, sender: string, allowedControls: Set<string>): X12850Result {
   const { control } = transaction;
-  const bad = controlCharacterIn(transaction, allowedControls);
+  const bad = unacceptedCharacterIn(transaction, allowedControls);
+  if (bad?.surrogate) return { control, ok: false, error: `Segment ${bad.segment} holds an unpaired surrogate (${bad.code}), which is not Unicode text; it is not accepted` };
   if (bad) return { control, ok: false, error: `Segment ${bad.segment} holds a control character (${bad.code}); control characters are not accepted` };
   if (transaction.type !== '850') {
     return { control, ok: false, error: `Transaction set ${transaction.type || '(no ST01)'} is not an 850` };

@@ -56,12 +56,19 @@ const WHITESPACE = new Set([' ', '\t', '\r', '\n', '\f', '\v', '\uFEFF', '\u00A0
 const LINE_BREAK = new Set(['\r', '\n']);
 
 /**
- * Bounds on what one interchange may hold (security review L1), checked while reading, before any
- * array grows past them: a 5 MiB body of separators would otherwise become millions of arrays.
- * Real interchanges stay far inside them (the largest fixture: a few hundred segments of under 30
- * elements).
+ * Bounds on what one interchange may hold (security review L1), counted while reading, before any
+ * array grows past them: a 5 MiB body of separators would otherwise become millions of arrays
+ * (about 40 bytes each). Real interchanges stay far inside them: the largest shared fixture has
+ * 186 segments, 589 elements, 16 elements in one segment and 3 transaction sets.
+ * - `segments`: 100,000 segments, a few hundred times the largest real purchase-order batch.
+ * - `elementsPerSegment`: 1,000; the widest 850 segments (PO1 with many qualifier pairs) carry a few dozen.
+ * - `elements`: 1,000,000 in all (10 per segment at the segment cap; 850 segments average under 5),
+ *   which bounds the parsed arrays to tens of MiB whatever the shape of the body.
+ * - `transactions`: 500 ST..SE sets. Each one is an order started, one after another, while the partner
+ *   waits for the answer; real interchanges carry a few to a few dozen purchase orders, and a partner
+ *   with more sends several interchanges. Counted at each ST, so the body past the cap is never read.
  */
-export const X12_LIMITS = { segments: 100_000, elementsPerSegment: 1_000 } as const;
+export const X12_LIMITS = { segments: 100_000, elementsPerSegment: 1_000, elements: 1_000_000, transactions: 500 } as const;
 
 /** The ISA header alone: where it starts, the delimiters it declares, its fields. */
 export interface X12Head {
@@ -108,6 +115,9 @@ export function tokenizeX12(body: string | Uint8Array): X12Interchange {
   const warnings: string[] = [];
   const segments: X12Segment[] = [isa];
   // Segment by segment with indexOf, so nothing is split before the caps have been checked.
+  // The fixed ISA is not counted against `elements`.
+  let elements = 0;
+  let transactions = 0;
   let from = start + ISA_LENGTH;
   while (from <= text.length) {
     const end = text.indexOf(delimiters.segment, from);
@@ -118,10 +128,16 @@ export function tokenizeX12(body: string | Uint8Array): X12Interchange {
     if (segments.length >= X12_LIMITS.segments) {
       throw new X12EnvelopeError(`Interchange holds more than ${X12_LIMITS.segments} segments; send it in smaller interchanges`);
     }
-    const parts = splitBounded(piece, delimiters.element, X12_LIMITS.elementsPerSegment + 1);
-    if (parts === null) {
+    // Separators are counted, stopping just past the per-segment cap, before anything is split.
+    const count = countSeparators(piece, delimiters.element, X12_LIMITS.elementsPerSegment + 1);
+    if (count > X12_LIMITS.elementsPerSegment) {
       throw new X12EnvelopeError(`Segment ${segments.length + 1} holds more than ${X12_LIMITS.elementsPerSegment} elements`);
     }
+    elements += count;
+    if (elements > X12_LIMITS.elements) {
+      throw new X12EnvelopeError(`Interchange holds more than ${X12_LIMITS.elements} elements; send it in smaller interchanges`);
+    }
+    const parts = piece.split(delimiters.element);
     const segment: X12Segment = {
       id: parts[0].trim(),
       elements: parts.slice(1).map((element) => element.split(delimiters.component)),
@@ -130,6 +146,9 @@ export function tokenizeX12(body: string | Uint8Array): X12Interchange {
     if (segment.id === 'ISA') {
       throw new X12EnvelopeError(`Body holds more than one interchange: a second ISA at segment ${segment.index + 1}`);
     }
+    if (segment.id === 'ST' && ++transactions > X12_LIMITS.transactions) {
+      throw new X12EnvelopeError(`Interchange holds more than ${X12_LIMITS.transactions} transaction sets; send them in smaller interchanges`);
+    }
     if (last) warnings.push(`Last segment (${segment.id}) has no segment terminator`);
     segments.push(segment);
   }
@@ -137,11 +156,11 @@ export function tokenizeX12(body: string | Uint8Array): X12Interchange {
   return { delimiters, header, segments, warnings };
 }
 
-/** `text.split(separator)`, or null when it would give more than `max` parts (counted before splitting). */
-function splitBounded(text: string, separator: string, max: number): string[] | null {
-  let parts = 1;
-  for (let at = text.indexOf(separator); at >= 0; at = text.indexOf(separator, at + 1)) if (++parts > max) return null;
-  return text.split(separator);
+/** How many times `separator` occurs in `text` (the number of elements after the segment id), counting no further than `stopAt`. */
+function countSeparators(text: string, separator: string, stopAt: number): number {
+  let count = 0;
+  for (let at = text.indexOf(separator); at >= 0 && count < stopAt; at = text.indexOf(separator, at + 1)) count += 1;
+  return count;
 }
 
 /** XXnn of a segment as a simple value: the first component, trimmed; '' when absent. */

@@ -5,7 +5,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestService } from '../../support/test-service.js';
 import { envelope, interchange, isaHeader, po850, transaction, x12Fixture } from '../../unit/channels/channel-fixtures.js';
 import { X12_LIMITS } from '../../../src/channels/x12/x12-tokenizer.js';
-import { MAX_TRANSACTIONS } from '../../../src/channels/x12/x12-850-mapper.js';
 import { count, graphs, startChannelsService } from './channels-support.js';
 
 const EDI = '/api/v1/channels/edi/850';
@@ -14,9 +13,13 @@ const NO_SKU = /has none of the product id qualifiers VP, SK, BP, IN/;
 const sender = 'ACMEBUYER';
 
 let t: TestService;
+/** The service's log records, to show that hostile input logs nothing at error level. */
+const logs: Record<string, unknown>[] = [];
+/** Records at error level or above (pino: error 50, fatal 60). */
+const errorRecords = () => logs.filter((r) => typeof r.level === 'number' && r.level >= 50);
 beforeAll(async () => {
   // The demo workspace: its EDI partner list names the senders of the shared files (and ACMEBUYER -> cust_corp).
-  t = await startChannelsService({});
+  t = await startChannelsService({}, { logRecords: logs });
 });
 afterAll(async () => {
   await t?.close();
@@ -318,16 +321,27 @@ describe('hostile interchanges (security review L1, L2)', () => {
     expect(await count(t, 'orders')).toBe(before);
   });
 
-  it(`an interchange with more than ${MAX_TRANSACTIONS} transaction sets is a 400 and starts nothing`, async () => {
+  it(`an interchange with more than ${X12_LIMITS.transactions} transaction sets is a 400 and starts nothing`, async () => {
     const before = await count(t, 'orders');
-    const many = Array.from({ length: MAX_TRANSACTIONS + 1 }, (_, i) => transaction(String(i + 1).padStart(4, '0'), po850({ beg: `BEG*00*SA*CAP-${i}` })));
+    const many = Array.from({ length: X12_LIMITS.transactions + 1 }, (_, i) => transaction(String(i + 1).padStart(4, '0'), po850({ beg: `BEG*00*SA*CAP-${i}` })));
     const res = await postEdi(interchange(envelope(many), { sender }));
     expect(res.status).toBe(400);
-    expect(res.body.error).toBe(`Interchange holds ${MAX_TRANSACTIONS + 1} transaction sets; at most ${MAX_TRANSACTIONS} per request`);
+    expect(res.body.error).toBe(`Interchange holds more than ${X12_LIMITS.transactions} transaction sets; send them in smaller interchanges`);
     expect(await count(t, 'orders')).toBe(before);
   });
 
-  it('a NUL or other control character in a segment is a 400 for that transaction (never a 500); the others start', async () => {
+  it(`a partner's body of more than ${X12_LIMITS.elements} elements (each segment under its own cap) is a 400 naming the cap and starts nothing`, async () => {
+    const before = await count(t, 'orders');
+    const padding = `MSG${'*'.repeat(X12_LIMITS.elementsPerSegment)}~`.repeat(X12_LIMITS.elements / X12_LIMITS.elementsPerSegment + 1);
+    // A sound 850 follows the padding: without the cap the padding is ignored as stray segments and the order starts.
+    const res = await postEdi(isaHeader({ sender }) + padding + interchange(envelope([transaction('0001', po850({ beg: 'BEG*00*SA*ELEMENT-CAP' }))])).slice(106));
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe(`Interchange holds more than ${X12_LIMITS.elements} elements; send it in smaller interchanges`);
+    expect(await count(t, 'orders')).toBe(before);
+  });
+
+  it('a NUL or other control character in a segment is a 400 for that transaction (never a 500, no error-level log); the others start', async () => {
+    const errorsBefore = errorRecords().length;
     const res = await postEdi(
       interchange(
         envelope([
@@ -342,6 +356,7 @@ describe('hostile interchanges (security review L1, L2)', () => {
     expect(res.body.results[0]).toEqual({ control: '0001', status: 400, error: 'Segment BEG holds a control character (U+0000); control characters are not accepted' });
     expect(res.body.results[1]).toEqual({ control: '0002', status: 400, error: 'Segment PID holds a control character (U+0007); control characters are not accepted' });
     expect(res.body.results[2]).toMatchObject({ control: '0003', poNumber: 'CTL-GOOD', status: 201 });
+    expect(errorRecords().slice(errorsBefore)).toEqual([]);
   });
 
   it('delimiters taken from the control range (0x1D elements, 0x1C segments) are still read', async () => {

@@ -218,3 +218,26 @@ describe('body-level errors', () => {
     expect(() => mapX12850(interchange(['GS*PO*A*B*20240101*1200*1*X*004010', 'GE*0*1', 'IEA*1*000000001']))).toThrow(X12EnvelopeError);
   });
 });
+
+describe('text that cannot be stored is refused per transaction (security review L2)', () => {
+  it('a NUL, another C0 control or DEL in any element is a 400 naming the segment; TAB, CR and LF inside a field are kept', () => {
+    expect(errorOf(one(po850({ beg: 'BEG*00*SA*PO\u00007**20220101' })))).toBe('Segment BEG holds a control character (U+0000); control characters are not accepted');
+    expect(errorOf(one(po850({ lines: ['PO1*1*2*EA*9.5**VP*ABC\u001b1'] })))).toBe('Segment PO1 holds a control character (U+001B); control characters are not accepted');
+    expect(errorOf(one(po850({ header: ['CUR*BY*US\u007fD'] })))).toBe('Segment CUR holds a control character (U+007F); control characters are not accepted');
+    expect(orderOf(one(po850({ lines: ['PO1*1*2*EA*9.5**VP*ABC-1', 'PID*F****Wide\tWidget'] }))).lines[0].name).toBe('Wide\tWidget');
+  });
+
+  it('an unpaired surrogate (possible only when a caller hands mapX12850 a string) is a 400; a paired one is ordinary text', () => {
+    expect(errorOf(one(po850({ lines: ['PO1*1*2*EA*9.5**VP*ABC-1', 'PID*F****Wid\ud800get'] })))).toBe(
+      'Segment PID holds an unpaired surrogate (U+D800), which is not Unicode text; it is not accepted',
+    );
+    expect(orderOf(one(po850({ lines: ['PO1*1*2*EA*9.5**VP*ABC-1', 'PID*F****Widget \ud83d\ude00'] }))).lines[0].name).toBe('Widget \ud83d\ude00');
+  });
+
+  it('a body decoded from bytes never holds an unpaired surrogate: invalid UTF-8 becomes U+FFFD', () => {
+    const [before, after] = interchange(envelope([transaction('0001', po850({ lines: ['PO1*1*2*EA*9.5**VP*ABC-1', 'PID*F****Wid@get'] }))])).split('@');
+    // ED A0 80 would be U+D800 in UTF-8, which UTF-8 forbids.
+    const bytes = Buffer.concat([Buffer.from(before), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from(after)]);
+    expect(orderOf(mapX12850(bytes).results[0]).lines[0].name).toBe('Wid\ufffd\ufffd\ufffdget');
+  });
+});

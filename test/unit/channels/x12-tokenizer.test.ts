@@ -128,6 +128,26 @@ describe('bounds on one interchange (security review L1)', () => {
     expect(tokenizeX12(at(X12_LIMITS.elementsPerSegment)).segments[1].elements).toHaveLength(X12_LIMITS.elementsPerSegment);
   });
 
+  it(`more than ${X12_LIMITS.elements} elements in the whole interchange is an envelope error, raised while reading`, () => {
+    // Each segment stays inside the per-segment cap; only their sum passes the interchange's.
+    const full = `MSG${'*'.repeat(X12_LIMITS.elementsPerSegment)}~`;
+    const segmentsAtCap = X12_LIMITS.elements / X12_LIMITS.elementsPerSegment;
+    expect(() => tokenizeX12(isaHeader() + full.repeat(segmentsAtCap) + 'MSG*x~')).toThrow(
+      new X12EnvelopeError(`Interchange holds more than ${X12_LIMITS.elements} elements; send it in smaller interchanges`),
+    );
+    // The fixed ISA is not counted: exactly the cap is read.
+    expect(() => tokenizeX12(isaHeader() + full.repeat(segmentsAtCap))).not.toThrow();
+  });
+
+  it(`more than ${X12_LIMITS.transactions} transaction sets (ST) is an envelope error, raised before the rest of the body is read`, () => {
+    const sets = (n: number) => Array.from({ length: n }, (_, i) => `ST*850*${i + 1}~SE*2*${i + 1}~`).join('');
+    // A second interchange after the sets would be its own error, were the body read that far.
+    expect(() => tokenizeX12(isaHeader() + sets(X12_LIMITS.transactions + 1) + isaHeader())).toThrow(
+      new X12EnvelopeError(`Interchange holds more than ${X12_LIMITS.transactions} transaction sets; send them in smaller interchanges`),
+    );
+    expect(tokenizeX12(isaHeader() + sets(X12_LIMITS.transactions)).segments).toHaveLength(1 + 2 * X12_LIMITS.transactions);
+  });
+
   it('readX12Head reads the sender from the fixed-width header without looking at the rest', () => {
     const head = readX12Head(isaHeader({ sender: 'ACMEBUYER' }) + '\u0000'.repeat(1000));
     expect(head.header.sender).toBe('ACMEBUYER');
