@@ -20,6 +20,8 @@ export const envSchema = z.object({
   WORKSPACE_PASSWORD: z.string().min(1).optional(),
   SERVICE_NAME: z.string().min(1).max(100).optional().transform((v) => v ?? 'order-orchestration'),
   TEST_CLOCK: flag,
+  // Every operation's output checked against its documented schema (a mismatch fails the call): tests and development.
+  CHECK_OPERATION_OUTPUTS: flag,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional().transform((v) => v ?? 'info'),
   SECRET_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
   // Unset/0/false: ignore X-Forwarded-For. 1/true: one trusted proxy in front. n: n proxies (the n-th entry from the right).
@@ -36,6 +38,13 @@ export const envSchema = z.object({
   REQUEST_TIMEOUT_MS: positiveInt(30_000),
   // PostgreSQL statement_timeout of the service's pool (docs/configuration.md); 0 = none.
   STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).max(2_147_483_647).optional().transform((v) => v ?? 5_000),
+  // Log lines as JSON, pretty (pino-pretty), or auto: pretty on a terminal outside production (docs/operations.md).
+  LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).optional().transform((v) => v ?? 'auto'),
+  // Serve /metrics on its own port (unauthenticated, for a private scrape network) besides the bearer-protected one.
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  METRICS_HOST: z.string().min(1).optional(),
+  // OpenTelemetry: traces are exported (OTLP over HTTP) only when this is set (docs/operations.md).
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
 });
 
 export type EnvConfig = z.output<typeof envSchema>;

@@ -1,4 +1,4 @@
-// Request id, the error boundary and one structured log line per request.
+// Request id, the error boundary and one structured log line per request (debug; 5xx at error).
 import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
 import type { Logger } from '../../logging/logger.js';
@@ -28,8 +28,11 @@ export function requestContext(logger: Logger): Middleware {
       ctx.body = res.body;
       if (res.headers) for (const [k, v] of Object.entries(res.headers)) ctx.set(k, v);
     } finally {
-      // The path only: query strings and headers may carry secrets.
-      log.info({ method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - started) }, 'request');
+      // The path only: query strings and headers may carry secrets. Requests are debug lines (LOG_LEVEL=debug shows
+      // them; metrics count them); an answer the service failed to give (5xx) is an error line at any level.
+      const line = { method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - started) };
+      if (ctx.status >= 500) log.error(line, 'request');
+      else log.debug(line, 'request');
     }
   };
 }
