@@ -3,6 +3,8 @@ import { loadConfig, ConfigError } from './config/config.js';
 import { createLogger } from './logging/logger.js';
 import { startService } from './app/service.js';
 import { installProcessGuard } from './process-guard.js';
+import { runtimeLine } from './runtime-version.js';
+import { watchParent } from './parent-watch.js';
 
 async function main(): Promise<void> {
   let config;
@@ -15,7 +17,11 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const logger = createLogger(config.env.LOG_LEVEL, config.env.SERVICE_NAME);
+  const logger = createLogger(config.env.LOG_LEVEL, config.env.SERVICE_NAME, undefined, config.env.LOG_FORMAT);
+  // One line naming the runtime before anything else, so a report or a bug says which Node.js ran.
+  const runtime = runtimeLine();
+  process.stdout.write(`${runtime.line}\n`);
+  if (!runtime.supported) logger.warn({ node: process.version }, 'unsupported Node.js version');
   installProcessGuard(logger);
   const service = await startService(config, logger);
   const { workspacePassword } = service.ctx;
@@ -35,10 +41,14 @@ async function main(): Promise<void> {
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
     await service.close();
+    // Spans still buffered leave before the exit (tracing is loaded only when it is on: src/telemetry/preload.ts).
+    if (process.env.OTEL_EXPORTER_OTLP_ENDPOINT) await (await import('./telemetry/tracing.js')).stopTracing();
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+  // `npm start` forwards SIGTERM/SIGINT (the script execs node); if npm is killed outright, stop as on SIGTERM.
+  watchParent(() => void stop('parent exited'));
 }
 
 main().catch((err) => {

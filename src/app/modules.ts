@@ -6,5 +6,6 @@ import { identityModule } from './identity-module.js';
 import { ordersModule } from './orders-module.js';
 import { commerceModule } from './commerce-module.js';
 import { channelsModule } from './channels-module.js';
+import { observabilityModule } from '../observability/observability-module.js';
 
-export const serviceModules: ServiceModule[] = [engineModule, identityModule, ordersModule, commerceModule, channelsModule];
+export const serviceModules: ServiceModule[] = [engineModule, observabilityModule, identityModule, ordersModule, commerceModule, channelsModule];

@@ -41,6 +41,7 @@ export const ordersModule: ServiceModule = async (ctx) => {
     allowLoopback: env.OUTBOUND_ALLOW_LOOPBACK,
     notify: (entries) => engine.scheduler.notify(entries),
     userAgent: `${env.SERVICE_NAME}-webhooks/1`,
+    probe: engine.probe,
   });
   engine.timerHandlers.set(DELIVERY_TIMER_KIND, (timerId) => worker.fireTimer(timerId));
   engine.outbox.addSink(webhookSink({ clock, worker, timeoutMs: env.OUTBOUND_TIMEOUT_MS }));

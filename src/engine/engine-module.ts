@@ -21,6 +21,7 @@ import { OutboxDispatcher } from './outbox/outbox-dispatcher.js';
 import { HandlerLane } from './scheduler/handler-lane.js';
 import { commerceNodeTypes } from '../nodes/commerce-node-types.js';
 import { bridgeChangesToRedis } from './runtime/change-feed.js';
+import { EngineProbe } from './engine-probe.js';
 
 /** Handler-kind timers (webhook attempts) running at once beside the scheduler's own fire slots. */
 const HANDLER_LANE_LIMIT = 256;
@@ -38,6 +39,8 @@ export interface Engine {
   timerHandlers: Map<string, (timerId: string) => Promise<void>>;
   /** Fans committed order events out to sinks (webhooks, A2A push). */
   outbox: OutboxDispatcher;
+  /** What the engine reports as it works (committed slices, fired timers): metrics and lifecycle logs listen. */
+  probe: EngineProbe;
 }
 
 export interface EngineOptions {
@@ -87,6 +90,7 @@ export async function createEngine(ctx: EngineHost, options: EngineOptions = {})
   } else index = new MemoryTimerIndex();
 
   let scheduler: Scheduler;
+  const probe = new EngineProbe();
   const outbox = new OutboxDispatcher({ db: ctx.db, clock: ctx.clock, onError: (err) => ctx.logger.error({ err }, 'outbox dispatch failed') });
   const runtime = new OrderRuntime({
     db: ctx.db,
@@ -95,6 +99,7 @@ export async function createEngine(ctx: EngineHost, options: EngineOptions = {})
     services: options.services,
     onTimers: (timers) => void scheduler.notify(timers.map((t) => ({ id: t.id, dueAt: t.dueAt }))).catch(() => undefined),
     onOutbox: () => outbox.wake(),
+    probe,
   });
 
   // Handler-kind timers (webhook attempts) run beside the scheduler's slots: a hanging receiver must not delay
@@ -106,12 +111,16 @@ export async function createEngine(ctx: EngineHost, options: EngineOptions = {})
    * the claim inside the handler or the order's command still decides a race.
    */
   const route = async (timerId: string, beside: boolean): Promise<void> => {
-    const { rows } = await ctx.db.query<{ kind: string; order_id: string | null }>(
-      'SELECT kind, order_id FROM timers WHERE id = $1 AND fired_at IS NULL AND cancelled_at IS NULL',
+    const { rows } = await ctx.db.query<{ kind: string; order_id: string | null; due_at: string }>(
+      'SELECT kind, order_id, due_at FROM timers WHERE id = $1 AND fired_at IS NULL AND cancelled_at IS NULL',
       [timerId],
     );
-    if (!rows.length) return;
+    if (!rows.length) {
+      probe.emit('timer', { kind: 'unknown', lateMs: 0, outcome: 'gone' });
+      return;
+    }
     const { kind, order_id: orderId } = rows[0];
+    probe.emit('timer', { kind, lateMs: Math.max(0, ctx.clock.now() - Number(rows[0].due_at)), outcome: 'fired' });
     const handler = timerHandlers.get(kind);
     if (!handler) {
       if (orderId) await runtime.fireTimer(timerId, orderId);
@@ -142,7 +151,7 @@ export async function createEngine(ctx: EngineHost, options: EngineOptions = {})
 
   let unbridge: (() => Promise<void>) | null = null;
   let recovery: NodeJS.Timeout | null = null;
-  const engine: Engine = { catalogue, flows, registry, runtime, scheduler, timerHandlers, outbox };
+  const engine: Engine = { catalogue, flows, registry, runtime, scheduler, timerHandlers, outbox, probe };
   return {
     engine,
     hooks: {

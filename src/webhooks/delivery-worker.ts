@@ -11,6 +11,9 @@ import { attemptTimerId, DELIVERY_TIMER_KIND, GUARD_MARGIN_MS, MAX_ATTEMPTS, ret
 import { subscriptionForSigning } from './subscription-store.js';
 import { signatureHeader } from './signature.js';
 import { postOutbound, type OutboundPostOptions, type OutboundResult } from './outbound-post.js';
+import type { DeliveryObservation, EngineProbe } from '../engine/engine-probe.js';
+import { injectTraceContext } from '../telemetry/trace-context.js';
+import { withSpan } from '../telemetry/spans.js';
 
 export interface DeliveryWorkerDeps {
   db: Db;
@@ -25,6 +28,8 @@ export interface DeliveryWorkerDeps {
   notify(entries: TimerIndexEntry[]): Promise<void>;
   userAgent: string;
   resolve?: OutboundPostOptions['resolve'];
+  /** Told about every recorded attempt (delivery metrics). */
+  probe?: EngineProbe;
 }
 
 /** A delivery just written by the sink, in creation order. */
@@ -168,30 +173,36 @@ export class DeliveryWorker {
 
   private async post(claim: Claim): Promise<OutboundResult> {
     const { delivery } = claim;
-    const headers = {
+    const headers: Record<string, string> = {
       'content-type': 'application/json',
       'user-agent': this.deps.userAgent,
       'x-service-signature': signatureHeader(claim.secret, this.deps.clock.now(), delivery.body),
       'x-service-event': delivery.event,
       'x-service-delivery': delivery.id,
     };
-    try {
-      return await postOutbound(claim.url, headers, delivery.body, {
-        timeoutMs: this.deps.timeoutMs,
-        allowLoopback: this.deps.allowLoopback,
-        resolve: this.deps.resolve,
-      });
-    } catch (err) {
-      return { ok: false, status: null, error: (err as Error).message };
-    }
+    // With tracing on, the attempt is a span and the receiver gets its W3C `traceparent` (docs/operations.md "Traces").
+    return withSpan('webhook.deliver', { 'webhook.delivery_id': delivery.id, 'webhook.event': delivery.event }, async () => {
+      injectTraceContext(headers);
+      try {
+        return await postOutbound(claim.url, headers, delivery.body, {
+          timeoutMs: this.deps.timeoutMs,
+          allowLoopback: this.deps.allowLoopback,
+          resolve: this.deps.resolve,
+        });
+      } catch (err) {
+        return { ok: false, status: null, error: (err as Error).message };
+      }
+    });
   }
 
   /** Records attempt `n`; returns the retry timer when one was moved to its due time. */
   private async record(deliveryId: string, n: number, result: OutboundResult): Promise<TimerIndexEntry | null> {
     const { db, clock } = this.deps;
-    return db.tx(async (tx) => {
+    let outcome: DeliveryObservation['outcome'] | null = null;
+    const retry = await db.tx(async (tx) => {
       const delivery = await lockDelivery(tx, deliveryId);
       if (!delivery || delivery.status !== 'pending' || delivery.attempts !== n) return null;
+      outcome = result.ok ? 'delivered' : retryDelay(n) === null ? 'failed' : 'retry';
       const now = clock.now();
       const guardId = attemptTimerId(deliveryId, n + 1);
       const lastError = result.error ? result.error.slice(0, 1000) : null;
@@ -224,5 +235,7 @@ export class DeliveryWorker {
       this.deps.logger.debug({ deliveryId, attempt: n, error: lastError, retryAt: dueAt }, 'webhook delivery attempt failed; retry scheduled');
       return moved.rowCount ? { id: guardId, dueAt } : null;
     });
+    if (outcome) this.deps.probe?.emit('delivery', { outcome, attempt: n });
+    return retry;
   }
 }

@@ -15,6 +15,8 @@ import { RunSlice, TIMER_KINDS } from './run-slice.js';
 import { beginAndLockOrder, type LockedOrder } from './order-lock.js';
 import { StepSavepointNeeded } from './step-savepoint-needed.js';
 import { StalePreparedPlan } from './stale-prepared-plan.js';
+import type { EngineProbe, SliceCommand } from '../engine-probe.js';
+import { withSpan } from '../../telemetry/spans.js';
 
 /** How many connections with stale prepared statements a command discards before giving up (pool size is 10-20). */
 const MAX_STALE_PLAN_RETRIES = 32;
@@ -28,6 +30,8 @@ export interface RuntimeDeps {
   onTimers?: (timers: NewTimer[]) => void;
   /** Called after a commit that wrote outbox rows (the dispatcher wakes up). */
   onOutbox?: (ids: string[]) => void;
+  /** Told about every committed slice (metrics, lifecycle logs); listeners are cheap and synchronous. */
+  probe?: EngineProbe;
 }
 
 /** A committed change to an order, for live views (in-process; the web layer fans out across nodes). */
@@ -77,31 +81,61 @@ export class OrderRuntime {
    * command runs again with savepoints (StepSavepointNeeded), so a failing step is recorded
    * exactly as before while the common path costs one transaction id per slice.
    */
-  private async command<T>(orderId: string, fn: (tx: PoolClient, locked: LockedOrder, savepoints: boolean) => Promise<{ slice: RunSlice | null; result: T }>): Promise<T> {
-    return this.queue.run(orderId, async () => {
-      let outcome: { slice: RunSlice | null; result: T; outboxIds: string[] } | null = null;
-      let savepoints = false;
-      for (let stale = 0; !outcome; ) {
-        try {
-          outcome = await this.attempt(orderId, fn, savepoints);
-        } catch (err) {
-          if (err instanceof StepSavepointNeeded && !savepoints) savepoints = true;
-          // Each stale connection was discarded; the pool may hand out a few more prepared before the migration.
-          else if (err instanceof StalePreparedPlan && ++stale <= MAX_STALE_PLAN_RETRIES) continue;
-          else throw err;
-        }
+  private async command<T>(
+    kind: SliceCommand,
+    orderId: string,
+    fn: (tx: PoolClient, locked: LockedOrder, savepoints: boolean) => Promise<{ slice: RunSlice | null; result: T }>,
+  ): Promise<T> {
+    return this.queue.run(orderId, () => withSpan(`order.${kind}`, { 'order.id': orderId }, () => this.commandInQueue(kind, orderId, fn)));
+  }
+
+  /** The body of a command inside its queue slot (and span): attempts until one commits, then tells listeners. */
+  private async commandInQueue<T>(
+    kind: SliceCommand,
+    orderId: string,
+    fn: (tx: PoolClient, locked: LockedOrder, savepoints: boolean) => Promise<{ slice: RunSlice | null; result: T }>,
+  ): Promise<T> {
+    const began = performance.now();
+    let attempts = 0;
+    let outcome: { slice: RunSlice | null; result: T; outboxIds: string[]; from: string } | null = null;
+    let savepoints = false;
+    for (let stale = 0; !outcome; ) {
+      try {
+        attempts += 1;
+        outcome = await this.attempt(orderId, fn, savepoints);
+      } catch (err) {
+        if (err instanceof StepSavepointNeeded && !savepoints) savepoints = true;
+        // Each stale connection was discarded; the pool may hand out a few more prepared before the migration.
+        else if (err instanceof StalePreparedPlan && ++stale <= MAX_STALE_PLAN_RETRIES) continue;
+        else throw err;
       }
-      const { slice: done, result, outboxIds } = outcome;
-      if (done) {
-        if (done.timers.length) this.deps.onTimers?.(done.timers);
-        if (outboxIds.length) this.deps.onOutbox?.(outboxIds);
-        const change: OrderChange = { orderId, status: done.order.status, at: this.deps.clock.now() };
-        // 'change' is every change any node made (live views listen); 'local' only this node's (bridged to Redis).
-        this.changes.emit('change', change);
-        this.changes.emit('local', change);
-      }
-      return result;
-    });
+    }
+    const { slice: done, result, outboxIds, from } = outcome;
+    if (done) {
+      if (done.timers.length) this.deps.onTimers?.(done.timers);
+      if (outboxIds.length) this.deps.onOutbox?.(outboxIds);
+      const change: OrderChange = { orderId, status: done.order.status, at: this.deps.clock.now() };
+      // 'change' is every change any node made (live views listen); 'local' only this node's (bridged to Redis).
+      this.changes.emit('change', change);
+      this.changes.emit('local', change);
+      const { order } = done;
+      this.deps.probe?.emit('slice', {
+        orderId,
+        flowId: order.flowId,
+        flowVersion: order.flowVersion,
+        command: kind,
+        from,
+        to: order.status,
+        reason: order.reason,
+        createdAt: order.createdAt,
+        at: change.at,
+        ms: performance.now() - began,
+        statements: done.statements + 2,
+        attempts,
+        waitKinds: done.openWaits.map((w) => w.kind),
+      });
+    }
+    return result;
   }
 
   /**
@@ -113,7 +147,7 @@ export class OrderRuntime {
     orderId: string,
     fn: (tx: PoolClient, locked: LockedOrder, savepoints: boolean) => Promise<{ slice: RunSlice | null; result: T }>,
     savepoints: boolean,
-  ): Promise<{ slice: RunSlice | null; result: T; outboxIds: string[] }> {
+  ): Promise<{ slice: RunSlice | null; result: T; outboxIds: string[]; from: string }> {
     const client = await this.deps.db.pool.connect();
     // A checked-out client whose server goes away emits 'error'; the next query fails instead and the client is discarded.
     let broken: Error | null = null;
@@ -123,11 +157,13 @@ export class OrderRuntime {
     try {
       const locked = await beginAndLockOrder(client, orderId);
       if (!locked) throw notFound('Order');
+      // The slice updates the row object in place: keep the status it had before the command.
+      const from = locked.order.status;
       const out = await fn(client, locked, savepoints);
       const outboxIds = out.slice ? await out.slice.flush() : [];
       await client.query('COMMIT');
       committed = true;
-      return { ...out, outboxIds };
+      return { ...out, outboxIds, from };
     } catch (err) {
       if (!committed) await client.query('ROLLBACK').catch(() => undefined);
       // The connection's prepared statements predate a schema change: drop it rather than reuse it.
@@ -147,7 +183,7 @@ export class OrderRuntime {
 
   /** Runs the first slice of a recorded order; a no-op when it already started (idempotent). */
   async start(orderId: string): Promise<void> {
-    await this.command(orderId, async (tx, locked, savepoints) => {
+    await this.command('start', orderId, async (tx, locked, savepoints) => {
       const { order } = locked;
       if (order.started) return { slice: null, result: undefined };
       const slice = await this.openSlice(tx, locked, savepoints);
@@ -168,7 +204,7 @@ export class OrderRuntime {
     payload: Record<string, unknown>,
     onDelivered?: (tx: PoolClient, nodeId: string) => Promise<void>,
   ): Promise<DeliverResult> {
-    return this.command<DeliverResult>(orderId, async (tx, locked, savepoints) => {
+    return this.command<DeliverResult>('event', orderId, async (tx, locked, savepoints) => {
       const { order } = locked;
       if (isFinished(order.status)) return { slice: null, result: { delivered: false, waitingFor: [] } };
       const current = locked.waits.filter((w) => w.kind === 'event' && w.generation === order.generation);
@@ -185,7 +221,7 @@ export class OrderRuntime {
 
   /** Decides the approval waiting at `nodeId`; 409 when that node is not waiting for one. */
   async decideApproval(orderId: string, nodeId: string, decision: 'approved' | 'rejected', by: string, note: string | null): Promise<void> {
-    await this.command(orderId, async (tx, locked, savepoints) => {
+    await this.command('approval', orderId, async (tx, locked, savepoints) => {
       const { order } = locked;
       const wait = locked.waits.find((w) => w.kind === 'approval' && w.nodeId === nodeId && w.generation === order.generation);
       if (!wait || isFinished(order.status)) throw new DomainError('not_waiting', 'That node is not waiting for an approval', 'conflict');
@@ -198,7 +234,7 @@ export class OrderRuntime {
 
   /** Cancels an unfinished order (undoing its work); 409 when it already ended. */
   async cancel(orderId: string, reason: string): Promise<void> {
-    await this.command(orderId, async (tx, locked, savepoints) => {
+    await this.command('cancel', orderId, async (tx, locked, savepoints) => {
       const { order } = locked;
       if (isFinished(order.status)) throw conflict(`Order already ${order.status.replace('_', ' ')}`);
       const slice = await this.openSlice(tx, locked, savepoints);
@@ -214,7 +250,7 @@ export class OrderRuntime {
    * timer fired twice or for a wait already answered does nothing.
    */
   async fireTimer(timerId: string, orderId: string): Promise<void> {
-    await this.command(orderId, async (tx, locked, savepoints) => {
+    await this.command('timer', orderId, async (tx, locked, savepoints) => {
       const { order } = locked;
       const timer = await timerStore.claimAndMarkFired(tx, timerId, this.deps.clock.now());
       if (!timer) return { slice: null, result: undefined };

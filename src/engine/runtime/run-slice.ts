@@ -27,6 +27,7 @@ import { stepClient } from './step-client.js';
 import { StalePreparedPlan } from './stale-prepared-plan.js';
 import { TransactionReadCache } from '../../db/transaction-read-cache.js';
 import { StepSavepointNeeded } from './step-savepoint-needed.js';
+import { withSpan } from '../../telemetry/spans.js';
 
 /** Upper bound of actions in one slice: a flow that never waits is a bug, not a workload. */
 const MAX_ACTIONS_PER_SLICE = 10_000;
@@ -90,7 +91,17 @@ export class RunSlice {
         this.orderStale = true;
       },
       this.readCache,
+      () => void (this.statements += 1),
     );
+  }
+
+  /** Statements this slice sent (steps', savepoints, DELETE on continue-as-new, the write): for the metrics. */
+  statements = 0;
+
+  /** A statement of the slice's own on its transaction, counted. */
+  private sql(statement: string | { name: string; text: string; values: unknown[] }, values?: unknown[]): Promise<unknown> {
+    this.statements += 1;
+    return typeof statement === 'string' ? this.tx.query(statement, values) : this.tx.query(statement);
   }
 
   /** Opens a slice over a locked order row (with its node records and open waits when the caller read them). */
@@ -262,13 +273,16 @@ export class RunSlice {
     const run = compiled.def.run;
     if (!run) throw new Error(`node type ${compiled.def.type} has no run()`);
     let result: StepResult;
+    // A span per step when tracing is on (its SQL spans nest under it); a plain call otherwise.
+    const invoke = () =>
+      withSpan(`step ${compiled.def.type}`, { 'order.id': this.order.id, 'node.id': nodeId, 'step.attempt': attempt }, async () => run(this.stepContext(nodeId, attempt)));
     if (this.deps.stepSavepoints) {
-      await this.tx.query('SAVEPOINT step');
+      await this.sql('SAVEPOINT step');
       try {
-        result = await run(this.stepContext(nodeId, attempt));
-        await this.tx.query('RELEASE SAVEPOINT step');
+        result = await invoke();
+        await this.sql('RELEASE SAVEPOINT step');
       } catch (err) {
-        await this.tx.query('ROLLBACK TO SAVEPOINT step');
+        await this.sql('ROLLBACK TO SAVEPOINT step');
         this.readCache.clear();
         // A stale prepared statement is the connection's fault, not the step's: the command reruns.
         if (err instanceof StalePreparedPlan) throw err;
@@ -278,7 +292,7 @@ export class RunSlice {
       }
     } else {
       try {
-        result = await run(this.stepContext(nodeId, attempt));
+        result = await invoke();
       } catch (err) {
         if (err instanceof StalePreparedPlan) throw err;
         throw new StepSavepointNeeded(nodeId, err);
@@ -413,15 +427,15 @@ export class RunSlice {
         mode === 'cancel' ? (compiled.def.cancel === null ? undefined : compiled.def.cancel ?? compiled.def.compensate) : compiled.def.compensate;
       if (!undo) continue;
       ran = true;
-      await this.tx.query('SAVEPOINT undo');
+      await this.sql('SAVEPOINT undo');
       try {
         await undo(this.stepContext(rec.nodeId, rec.attempt));
-        await this.tx.query('RELEASE SAVEPOINT undo');
+        await this.sql('RELEASE SAVEPOINT undo');
         rec.status = 'rolled_back';
         this.touch(rec);
         this.note('node.rolled_back', `${this.label(rec.nodeId)} undone`, rec.nodeId);
       } catch (err) {
-        await this.tx.query('ROLLBACK TO SAVEPOINT undo');
+        await this.sql('ROLLBACK TO SAVEPOINT undo');
         this.readCache.clear();
         if (err instanceof StalePreparedPlan) throw err;
         const message = err instanceof Error ? err.message : String(err);
@@ -513,7 +527,7 @@ export class RunSlice {
   /** Continue-as-new: a new run (instanceId, generation + 1) from the trigger; vars are kept. */
   private async continueAsNew(atNode: string): Promise<void> {
     await this.saveDirty();
-    await this.tx.query('DELETE FROM order_nodes WHERE order_id = $1', [this.order.id]);
+    await this.sql('DELETE FROM order_nodes WHERE order_id = $1', [this.order.id]);
     this.nodes = new Map();
     this.dirtyNodes.clear();
     this.order.generation += 1;
@@ -587,7 +601,7 @@ export class RunSlice {
           generation: this.order.generation,
         },
       });
-    await this.tx.query(statement);
+    await this.sql(statement);
     void this.varsChanged;
     return outbox.map((r) => r.id);
   }

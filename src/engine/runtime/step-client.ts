@@ -36,10 +36,11 @@ function statementText(arg: unknown): string {
  * can go stale when another node's migration adds a column; that error becomes
  * StalePreparedPlan, which the runtime answers by retrying the command on a fresh connection.
  * Every statement is shown to the slice's read cache first, so a write drops what it read of
- * that table. Every other member is the client's own (methods bound to it).
+ * that table. `onStatement` counts each one (metrics). Every other member is the client's own (methods bound to it).
  */
-export function stepClient(tx: PoolClient, onOrdersWrite: () => void, cache: TransactionReadCache): PoolClient {
+export function stepClient(tx: PoolClient, onOrdersWrite: () => void, cache: TransactionReadCache, onStatement?: () => void): PoolClient {
   const query = (...args: unknown[]) => {
+    onStatement?.();
     const text = statementText(args[0]);
     cache.sawStatement(text);
     if (WRITES_ORDERS.test(text)) onOrdersWrite();
