@@ -1,7 +1,7 @@
 // Entry point of `npm start`: load config, start the service, print where it listens, stop on signals.
 import { loadConfig, ConfigError } from './config/config.js';
 import { createLogger } from './logging/logger.js';
-import { startService } from './app/service.js';
+import { startService } from './server/service.js';
 import { installProcessGuard } from './process-guard.js';
 import { runtimeLine } from './runtime-version.js';
 import { watchParent } from './parent-watch.js';

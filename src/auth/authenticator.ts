@@ -1,8 +1,9 @@
 // Resolves the caller of a request from a bearer credential or a session cookie: headers in, Principal out, no framework.
 import type { CredentialRequest } from './credential-request.js';
 import type { Principal } from './principal.js';
-import { DomainError, unauthorized, forbidden } from '../domain/errors.js';
-import { roleAtLeast, type Role } from './roles.js';
+import { unauthorized } from '../domain/errors.js';
+import type { Role } from './roles.js';
+import { authorize } from './authorize.js';
 
 /** Tries one kind of bearer credential; null means "not mine", a throw means "mine but refused". */
 export type BearerResolver = (secret: string, req: CredentialRequest) => Promise<Principal | null>;
@@ -81,23 +82,8 @@ export class Authenticator {
     this.resolved.delete(req);
   }
 
-  /** Authenticates and checks the role server-side: 401 without a credential, 403 below `need`. */
+  /** Authenticates and checks the role server-side: 401 without a credential, 403 below `need` (see `authorize`). */
   async require(req: CredentialRequest, need: Role, allowRestricted = false): Promise<Principal> {
-    const principal = await this.authenticate(req);
-    if (!principal) throw unauthorized('Authentication required');
-    if (principal.restricted && !allowRestricted) throw forbidden(restrictionMessage(principal));
-    if (!roleAtLeast(principal.role, need)) throw new DomainError('forbidden', `This needs the ${need} role`, 'forbidden');
-    return principal;
+    return authorize(await this.authenticate(req), need, allowRestricted);
   }
-}
-
-/** Why a restricted principal is refused; a token is restricted by its owner's state (it acts for them). */
-function restrictionMessage(principal: Principal): string {
-  if (principal.kind === 'token')
-    return principal.restricted === 'temporary_password'
-      ? "This API token's owner must choose their own password on the Account page first"
-      : "This API token's owner must turn on two-factor sign-in on the Account page first";
-  return principal.restricted === 'temporary_password'
-    ? 'Choose your own password on the Account page first'
-    : 'Two-factor sign-in is required: turn it on on the Account page';
 }

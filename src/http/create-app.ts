@@ -2,7 +2,7 @@
 import Koa from 'koa';
 import { Router } from '@koa/router';
 import type { Logger } from '../logging/logger.js';
-import type { RouteDef } from './route.js';
+import type { HttpRoute } from './route.js';
 import type { Authenticator } from '../auth/authenticator.js';
 import { requestContext } from './middleware/request-context.js';
 import { securityHeaders } from './middleware/security-headers.js';
@@ -12,7 +12,7 @@ import { proxyOptions } from './proxy-options.js';
 export interface AppOptions {
   logger: Logger;
   auth: Authenticator;
-  routes: readonly RouteDef[];
+  routes: readonly HttpRoute[];
   /** Middleware that runs before routing (browser protections, pages, websockets...). */
   before?: Koa.Middleware[];
   /** Routers for non-REST surfaces (pages, A2A, MCP) mounted after the REST routes. */

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { DomainError, ValidationError, type ErrorKind, type ValidationIssue } from '../domain/errors.js';
 import { isDatabaseUnavailable, isStatementCancelled } from '../db/database-unavailable.js';
 import { isUnstorableText } from '../db/unstorable-text.js';
+import { zodIssues } from '../lib/zod-issues.js';
 
 export interface ErrorResponse {
   status: number;
@@ -12,10 +13,6 @@ export interface ErrorResponse {
   internal: boolean;
 }
 
-/** Converts zod issues into `{ path, message }` entries with dotted paths. */
-export function zodIssues(error: z.ZodError, prefix: (string | number)[] = []): ValidationIssue[] {
-  return error.issues.map((i) => ({ path: [...prefix, ...i.path.map((p) => String(p))].join('.'), message: i.message }));
-}
 
 /** An error raised by HTTP plumbing (raw-body, koa) carrying `status`/`expose`. */
 interface HttpLikeError {

@@ -1,7 +1,7 @@
 // Node type `ai.extract_order`: turns the order's documentText (PO, email) into lines when it has none.
 import { z } from 'zod';
 import type { NodeTypeDef, StepResult } from '../engine/node-type.js';
-import { readInboundDocumentText } from '../app/orders/order-documents.js';
+import { readInboundDocumentText } from '../orders/order-documents.js';
 import { TerminalError } from '../domain/errors.js';
 import { toMinor } from '../domain/money.js';
 import { appendLines, readOrderLines } from '../domain/order-lines-repo.js';

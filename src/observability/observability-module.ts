@@ -1,5 +1,5 @@
 // Metrics, request timing and order lifecycle logs as a service module: listens to the engine, adds GET /metrics.
-import type { ServiceModule } from '../app/service-module.js';
+import type { ServiceModule } from '../server/service-module.js';
 import { ServiceMetrics } from './service-metrics.js';
 import { httpMetrics } from './http-metrics.js';
 import { metricsRouter } from './metrics-router.js';

@@ -3,7 +3,7 @@ import { Router } from '@koa/router';
 import type { Authenticator } from '../auth/authenticator.js';
 import type { Db } from '../db/db.js';
 import { notFound } from '../domain/errors.js';
-import { readOrderDocument } from '../app/orders/order-documents.js';
+import { readOrderDocument } from '../orders/order-documents.js';
 
 /** Served as an attachment-safe download: never rendered as active content in the app's origin. */
 export function orderDocumentsRouter(deps: { auth: Authenticator; db: Db }): Router {

@@ -1,7 +1,6 @@
 // Messages of the live connection /agents/order-agent/:id (contract section 8).
 import { z } from 'zod';
-import { COMMAND_LIMITS, eventPayloadSchema } from '../app/orders/command-schemas.js';
-import type { Role } from '../auth/roles.js';
+import { COMMAND_LIMITS, eventPayloadSchema } from '../orders/command-schemas.js';
 
 const requestId = z.string().max(100).optional();
 
@@ -21,12 +20,12 @@ export const liveActionSchema = z.discriminatedUnion('action', [
 
 export type LiveAction = z.infer<typeof liveActionSchema>;
 
-/** The role each action needs (spec "Roles"). */
-export const ACTION_ROLE: Record<LiveAction['action'], Role> = {
-  approve: 'approver',
-  reject: 'approver',
-  deliver_event: 'operator',
-  cancel: 'operator',
+/** The registry operation each action runs (its role is the operation's: spec "Roles"). */
+export const ACTION_OPERATION: Record<LiveAction['action'], string> = {
+  approve: 'decideApproval',
+  reject: 'decideApproval',
+  deliver_event: 'deliverEvent',
+  cancel: 'cancelOrder',
 };
 
 /** Server -> client messages. */

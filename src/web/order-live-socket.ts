@@ -11,10 +11,12 @@ import type { Engine } from '../engine/engine-module.js';
 import type { Logger } from '../logging/logger.js';
 import { readOrder } from '../engine/runtime/order-row.js';
 import { sameOriginRequest, CROSS_SITE_MESSAGE } from '../http/middleware/browser-protections.js';
-import { toErrorResponse, zodIssues } from '../http/http-errors.js';
-import { readOrderView } from '../app/orders/order-view.js';
-import { cancelOrder, decideOrderApproval, deliverOrderEvent } from '../app/orders/order-commands.js';
-import { ACTION_ROLE, liveActionSchema, type LiveAction, type LiveServerMessage } from './order-live-messages.js';
+import { toErrorResponse } from '../http/http-errors.js';
+import { zodIssues } from '../lib/zod-issues.js';
+import { readOrderView } from '../orders/order-view.js';
+import type { OperationRegistry } from '../application/operation-registry.js';
+import { unauthorized } from '../domain/errors.js';
+import { ACTION_OPERATION, liveActionSchema, type LiveAction, type LiveServerMessage } from './order-live-messages.js';
 import type { OrderChangeFeed } from './order-change-feed.js';
 import { refuseUpgrade, type UpgradeRoute } from '../http/upgrade-dispatcher.js';
 import { UNSTORABLE_TEXT } from '../http/json-text-limits.js';
@@ -35,6 +37,8 @@ const MAX_QUEUED_ACTIONS = 16;
 
 export interface OrderLiveSocketDeps {
   auth: Authenticator;
+  /** The page's buttons run registry operations as the signed-in caller (the registry checks the role). */
+  operations: OperationRegistry;
   engine: Engine;
   db: Db;
   feed: OrderChangeFeed;
@@ -94,8 +98,11 @@ export class OrderLiveSocket {
     return this.koa.createContext(req, new http.ServerResponse(req));
   }
 
-  private async principal(req: http.IncomingMessage, need: Parameters<Authenticator['require']>[1]): Promise<Principal> {
-    return this.deps.auth.require(this.context(req), need);
+  /** The caller of an action, resolved afresh (a session that ended since the upgrade is 401). */
+  private async principal(req: http.IncomingMessage): Promise<Principal> {
+    const principal = await this.deps.auth.authenticate(this.context(req));
+    if (!principal) throw unauthorized('Authentication required');
+    return principal;
   }
 
   private async upgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer, orderId: string): Promise<void> {
@@ -187,7 +194,7 @@ export class OrderLiveSocket {
 
     // The session is re-checked on every action and periodically, so sign-out or disabling ends the connection.
     const recheck = setInterval(() => {
-      this.principal(req, 'viewer').catch((err) => {
+      this.deps.auth.require(this.context(req), 'viewer').catch((err) => {
         const res = toErrorResponse(err);
         ws.close(res.status === 401 ? CLOSE_UNAUTHENTICATED : CLOSE_FORBIDDEN, res.body.error.slice(0, 100));
       });
@@ -238,16 +245,17 @@ export class OrderLiveSocket {
     const action = parsed.data;
     let principal: Principal;
     try {
-      principal = await this.principal(req, ACTION_ROLE[action.action]);
+      principal = await this.principal(req);
     } catch (err) {
       const res = toErrorResponse(err);
       send({ type: 'error', requestId, status: res.status, error: res.body.error });
-      // A role too low refuses this action only; a session that ended ends the connection.
+      // A session that ended ends the connection.
       if (res.status === 401) ws.close(CLOSE_UNAUTHENTICATED, 'Signed out');
       return;
     }
     try {
-      const result = await this.run(principal, orderId, action);
+      // A role too low refuses this action only (the registry's 403).
+      const result = await this.run(principal, req, orderId, action);
       send({ type: 'result', requestId, action: action.action, result });
     } catch (err) {
       const res = toErrorResponse(err);
@@ -256,22 +264,20 @@ export class OrderLiveSocket {
     }
   }
 
-  private async run(principal: Principal, orderId: string, action: LiveAction): Promise<unknown> {
-    const { engine } = this.deps;
-    switch (action.action) {
-      case 'approve':
-      case 'reject':
-        await decideOrderApproval(engine, principal, orderId, action.nodeId, {
-          decision: action.action === 'approve' ? 'approved' : 'rejected',
-          note: action.note,
-        });
-        return { ok: true };
-      case 'deliver_event':
-        return deliverOrderEvent(engine, orderId, action.event, action.payload);
-      case 'cancel':
-        await cancelOrder(engine, orderId, action.reason ?? `Cancelled from the order page by ${principal.actor}`);
-        return { ok: true };
-    }
+  /** The action as its registry operation's input, run as the caller. */
+  private async run(principal: Principal, req: http.IncomingMessage, orderId: string, action: LiveAction): Promise<unknown> {
+    const input = (() => {
+      switch (action.action) {
+        case 'approve':
+        case 'reject':
+          return { id: orderId, nodeId: action.nodeId, decision: action.action === 'approve' ? 'approved' : 'rejected', note: action.note };
+        case 'deliver_event':
+          return { id: orderId, event: action.event, payload: action.payload };
+        case 'cancel':
+          return { id: orderId, reason: action.reason ?? `Cancelled from the order page by ${principal.actor}` };
+      }
+    })();
+    return this.deps.operations.call(ACTION_OPERATION[action.action], principal, input, { ip: this.context(req).ip ?? null });
   }
 }
 

@@ -1,7 +1,7 @@
 // Drives the engine through its runtime API on a real service: publish a graph, record and start orders.
 import type { Engine } from '../../src/engine/engine-module.js';
-import { insertOrder, newOrderId, type NewOrder } from '../../src/engine/runtime/new-order.js';
-import { readLiveState } from '../../src/engine/runtime/live-state.js';
+import { insertOrder, newOrderId, type NewOrder } from '../../src/orders/new-order.js';
+import { readLiveState } from '../../src/orders/order-live-state.js';
 import { startTestService, type TestService, type TestServiceOptions } from './test-service.js';
 import { testEffect, TEST_EFFECTS_DDL } from './test-node-types.js';
 

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../src/config/config.js';
 import { createLogger } from '../../src/logging/logger.js';
-import { startService, type RunningService, type StartOptions } from '../../src/app/service.js';
+import { startService, type RunningService, type StartOptions } from '../../src/server/service.js';
 import { createTestDatabase, type TestDatabase } from './test-db.js';
 
 export const WORKSPACE_PASSWORD = 'test-workspace-password-0123';
@@ -54,6 +54,8 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     DATABASE_URL: database.url,
     DATA_DIR: dataDir,
     TEST_CLOCK: '1',
+    // Every answer of every operation the suite makes is checked against the schema OpenAPI documents.
+    CHECK_OPERATION_OUTPUTS: '1',
     WORKSPACE_PASSWORD,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? (options.logRecords ? 'info' : 'silent'),
     PBKDF2_ITERATIONS: '1000',

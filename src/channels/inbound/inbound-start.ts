@@ -1,6 +1,6 @@
 // The inbound start shared by the signed orders route and the adapters: routing, channel idempotency, start.
-import { fingerprint, type IdempotencyClaim } from '../../app/orders/idempotency.js';
-import { startOrder, type OrderServiceDeps } from '../../app/orders/start-order.js';
+import { fingerprint, type IdempotencyClaim } from '../../orders/idempotency.js';
+import { startOrder, type OrderServiceDeps } from '../../orders/start-order.js';
 import { inboundToStart } from '../../domain/inbound-order.js';
 import type { InboundOrderBody } from '../../domain/order-input-schema.js';
 import { readChannelSettings } from '../channel-settings.js';
@@ -53,11 +53,4 @@ export async function startInboundOrder(deps: OrderServiceDeps, req: InboundStar
   // A replay answers with the flow the first order runs on (routing may have changed since).
   const { rows } = await deps.db.query<{ flow_id: string }>('SELECT flow_id FROM orders WHERE id = $1', [outcome.orderId]);
   return { orderId: outcome.orderId, flowId: rows[0]?.flow_id ?? flowId, replayed: true };
-}
-
-/** The HTTP answer of an inbound start: 201 `{ orderId, flowId }`, or 200 with `replayed: true`. */
-export function inboundStartResponse(outcome: InboundStartOutcome): { status: number; body: Record<string, unknown> } {
-  return outcome.replayed
-    ? { status: 200, body: { orderId: outcome.orderId, flowId: outcome.flowId, replayed: true } }
-    : { status: 201, body: { orderId: outcome.orderId, flowId: outcome.flowId } };
 }

@@ -1,6 +1,6 @@
 // zod schemas of the integrations API: the create body and the integration as shown (validation and OpenAPI).
 import { z } from 'zod';
-import { COMMAND_LIMITS } from '../../app/orders/command-schemas.js';
+import { COMMAND_LIMITS } from '../../orders/command-schemas.js';
 import { ORDER_LIMITS, orderChannelSchema } from '../../domain/order-input-schema.js';
 
 /** Spec "Limits": an integration name is 1 to 100 characters. */

@@ -19,17 +19,15 @@ export interface SignedEventBody {
   payload?: Record<string, unknown>;
 }
 
-export interface SignedEventAnswer {
-  status: 200 | 409;
-  body: { delivered: boolean; nodeId?: string; duplicate?: true };
-}
+/** Delivered (to `nodeId`, or earlier by a copy of the same signed request: `duplicate`), or nothing waits for it. */
+export type SignedEventAnswer = { delivered: true; nodeId?: string; duplicate?: true } | { delivered: false };
 
 /**
- * 403 when the integration may not deliver the event; 404 for an unknown order and, for a
- * channel-bound integration, for an order on another channel (it cannot probe other channels'
- * ids). A copy of a signed request that already delivered answers 200 `{ delivered: true,
- * duplicate: true }` and delivers nothing; 409 `{ delivered: false }` when no node waits (not
- * recorded, so the same request may be retried).
+ * Forbidden when the integration may not deliver the event; not found for an unknown order and,
+ * for a channel-bound integration, for an order on another channel (it cannot probe other channels'
+ * ids). A copy of a signed request that already delivered answers `{ delivered: true, duplicate:
+ * true }` and delivers nothing; `{ delivered: false }` when no node waits (not recorded, so the
+ * same request may be retried; the HTTP route answers it 409).
  */
 export async function deliverSignedEvent(deps: SignedEventDeps, verified: VerifiedRequest, body: SignedEventBody): Promise<SignedEventAnswer> {
   const { integration } = verified;
@@ -38,16 +36,16 @@ export async function deliverSignedEvent(deps: SignedEventDeps, verified: Verifi
   if (!rows[0] || !seesChannel(integration, rows[0].channel)) throw notFound('Order');
 
   const key: ReceiptKey = { integrationId: integration.id, signature: verified.signature };
-  const duplicate: SignedEventAnswer = { status: 200, body: { delivered: true, duplicate: true } };
+  const duplicate: SignedEventAnswer = { delivered: true, duplicate: true };
   if (await isDelivered(deps.db, key)) return duplicate;
   try {
     // The receipt commits with the delivery itself (one transaction): exactly one copy of a request delivers.
     const result = await deps.engine.runtime.deliverEvent(body.orderId, body.event, body.payload ?? {}, (tx, nodeId) =>
       recordReceipt(tx, key, { orderId: body.orderId, event: body.event, signedAt: verified.signedAt, nodeId }, deps.clock.now()),
     );
-    if (result.delivered) return { status: 200, body: { delivered: true, nodeId: result.nodeId } };
+    if (result.delivered) return { delivered: true, nodeId: result.nodeId };
     // Nothing waits: either a racing copy of this request just delivered (duplicate), or nothing did (409, not recorded).
-    return (await isDelivered(deps.db, key)) ? duplicate : { status: 409, body: { delivered: false } };
+    return (await isDelivered(deps.db, key)) ? duplicate : { delivered: false };
   } catch (err) {
     if (err instanceof DuplicateSignedRequest) return duplicate;
     throw err;

@@ -1,6 +1,6 @@
 // Body of POST /api/v1/webhooks/events: `{ orderId, event, payload? }` with the events route limits (contract section 10).
 import { z } from 'zod';
-import { COMMAND_LIMITS, eventPayloadSchema } from '../../app/orders/command-schemas.js';
+import { COMMAND_LIMITS, eventPayloadSchema } from '../../orders/command-schemas.js';
 
 export const signedEventBodySchema = z.strictObject({
   orderId: z.string().min(1).max(100),

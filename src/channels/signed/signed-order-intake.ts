@@ -1,10 +1,10 @@
 // POST /api/v1/webhooks/orders after verification: scope checks, then the inbound start (spec "Signed inbound orders route").
-import type { OrderServiceDeps } from '../../app/orders/start-order.js';
+import type { OrderServiceDeps } from '../../orders/start-order.js';
 import { forbidden, ValidationError } from '../../domain/errors.js';
 import { inboundOrderBodySchema } from '../../domain/order-input-schema.js';
-import { zodIssues } from '../../http/http-errors.js';
+import { zodIssues } from '../../lib/zod-issues.js';
 import { allowsFlow, seesChannel } from '../integrations/integration.js';
-import { inboundStartResponse, startInboundOrder } from '../inbound/inbound-start.js';
+import { startInboundOrder, type InboundStartOutcome } from '../inbound/inbound-start.js';
 import type { VerifiedRequest } from './verify-signed-request.js';
 
 /**
@@ -12,7 +12,7 @@ import type { VerifiedRequest } from './verify-signed-request.js';
  * a channel-bound integration sends another channel or the body names a flow outside its
  * `flows` (a body without flowId is routed regardless of `flows`); then the inbound start.
  */
-export async function receiveSignedOrder(deps: OrderServiceDeps, verified: VerifiedRequest, payload: unknown): Promise<{ status: number; body: unknown }> {
+export async function receiveSignedOrder(deps: OrderServiceDeps, verified: VerifiedRequest, payload: unknown): Promise<InboundStartOutcome> {
   const { integration } = verified;
   if (!integration.startOrders) throw forbidden('This integration may not start orders');
   const parsed = inboundOrderBodySchema.safeParse(payload);
@@ -21,6 +21,5 @@ export async function receiveSignedOrder(deps: OrderServiceDeps, verified: Verif
   if (!seesChannel(integration, body.channel))
     throw forbidden(`This integration is bound to the channel ${integration.channel} and cannot start ${body.channel} orders`);
   if (body.flowId !== undefined && !allowsFlow(integration, body.flowId)) throw forbidden(`This integration may not choose the flow ${body.flowId}`);
-  const outcome = await startInboundOrder(deps, { body, via: 'webhook', startedBy: `integration:${integration.name}`, sent: body });
-  return inboundStartResponse(outcome);
+  return startInboundOrder(deps, { body, via: 'webhook', startedBy: `integration:${integration.name}`, sent: body });
 }

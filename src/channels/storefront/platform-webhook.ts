@@ -1,10 +1,10 @@
 // The storefront-platform adapter: authenticate, filter the topic, map the order-created payload, start it (spec "Storefront-platform adapter").
-import type { OrderServiceDeps } from '../../app/orders/start-order.js';
+import type { OrderServiceDeps } from '../../orders/start-order.js';
 import { DomainError, notFound, unauthorized, ValidationError } from '../../domain/errors.js';
 import { inboundOrderBodySchema } from '../../domain/order-input-schema.js';
-import { zodIssues } from '../../http/http-errors.js';
+import { zodIssues } from '../../lib/zod-issues.js';
 import { readChannelSettings } from '../channel-settings.js';
-import { inboundStartResponse, startInboundOrder } from '../inbound/inbound-start.js';
+import { startInboundOrder, type InboundStartOutcome } from '../inbound/inbound-start.js';
 import { parseJsonObject } from '../json-body.js';
 import { verifyPlatformHmac } from './platform-hmac.js';
 import { mapPlatformOrder, type PlatformCustomer } from './platform-order-mapper.js';
@@ -31,7 +31,10 @@ export interface PlatformWebhookRequest {
  * order-created; 400 for a payload that cannot be mapped (`Line items without a SKU…`) or that
  * the inbound schema refuses; otherwise the inbound start's 201 / 200 replay / 409 / 422.
  */
-export async function receivePlatformWebhook(deps: OrderServiceDeps, req: PlatformWebhookRequest): Promise<{ status: number; body: unknown }> {
+/** What a platform webhook came to: an order started or replayed, or a topic acknowledged and ignored. */
+export type PlatformWebhookOutcome = InboundStartOutcome | { ignored: true; topic: string };
+
+export async function receivePlatformWebhook(deps: OrderServiceDeps, req: PlatformWebhookRequest): Promise<PlatformWebhookOutcome> {
   const settings = await readChannelSettings(deps.db);
   const name = settings.platformName;
   const known = req.segment === PLATFORM_SEGMENT || (name !== null && req.segment === name);
@@ -47,7 +50,7 @@ export async function receivePlatformWebhook(deps: OrderServiceDeps, req: Platfo
 
   const topic = header('topic')?.trim();
   if (!topic) throw new DomainError('missing_topic', `Missing ${PLATFORM_TOPIC_HEADER} header`, 'invalid_input');
-  if (topic.toLowerCase() !== ORDER_CREATED_TOPIC) return { status: 200, body: { ignored: true, topic } };
+  if (topic.toLowerCase() !== ORDER_CREATED_TOPIC) return { ignored: true, topic };
 
   const text = req.rawBody.toString('utf8');
   const payload = parseJsonObject(text);
@@ -62,8 +65,7 @@ export async function receivePlatformWebhook(deps: OrderServiceDeps, req: Platfo
 
   // The fingerprint covers the order as the payload gives it; the customer match is the server's doing.
   const { customerId: _matched, ...sent } = mapped.order;
-  const outcome = await startInboundOrder(deps, { body: parsed.data, via: 'webhook', startedBy: `platform:${name}`, sent });
-  return inboundStartResponse(outcome);
+  return startInboundOrder(deps, { body: parsed.data, via: 'webhook', startedBy: `platform:${name}`, sent });
 }
 
 /** Workspace customers whose email equals the payload's, ignoring case (the mapper picks the first). */

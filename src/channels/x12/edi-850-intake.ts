@@ -1,6 +1,6 @@
 // The EDI 850 adapter: one interchange in, one inbound start per purchase order, one result per transaction (spec "EDI 850 adapter").
-import type { OrderServiceDeps } from '../../app/orders/start-order.js';
-import { DomainError, forbidden } from '../../domain/errors.js';
+import type { OrderServiceDeps } from '../../orders/start-order.js';
+import { DomainError, forbidden, type ErrorKind } from '../../domain/errors.js';
 import { inboundOrderBodySchema } from '../../domain/order-input-schema.js';
 import type { Logger } from '../../logging/logger.js';
 import { readChannelSettings } from '../channel-settings.js';
@@ -9,13 +9,17 @@ import { mapX12850, type X12850Result } from './x12-850-mapper.js';
 import { X12EnvelopeError } from './x12-envelope-error.js';
 import { readX12Head, x12Text } from './x12-tokenizer.js';
 import { isUnstorableText } from '../../db/unstorable-text.js';
-import { HTTP_STATUS } from '../../http/http-errors.js';
 
-/** One transaction's outcome: the status its inbound start alone would answer (201, 200 replay, 400, 409, 422). */
+/**
+ * One transaction's outcome, transport-free: started, replayed, or the kind of refusal its inbound start
+ * alone would get (`internal` for a bug). The HTTP route turns it into that start's status (201, 200, 4xx).
+ */
+export type Edi850Outcome = 'started' | 'replayed' | ErrorKind | 'internal';
+
 export interface Edi850Result {
   control: string;
   poNumber?: string;
-  status: number;
+  outcome: Edi850Outcome;
   orderId?: string;
   flowId?: string;
   replayed?: true;
@@ -68,23 +72,23 @@ function envelope<T>(read: () => T): T {
 /** Starts one mapped 850; its failure becomes that transaction's status, never the request's. */
 async function startTransaction(deps: Edi850Deps, result: X12850Result, customerId: string, startedBy: string): Promise<Edi850Result> {
   const head = { control: result.control, ...(result.poNumber !== undefined ? { poNumber: result.poNumber } : {}) };
-  if (!result.ok) return { ...head, status: 400, error: result.error };
+  if (!result.ok) return { ...head, outcome: 'invalid_input', error: result.error };
   const parsed = inboundOrderBodySchema.safeParse({ ...result.order, customerId });
   if (!parsed.success) {
     const detail = parsed.error.issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; ');
-    return { ...head, status: 400, error: `The purchase order does not make a valid order: ${detail}` };
+    return { ...head, outcome: 'invalid_input', error: `The purchase order does not make a valid order: ${detail}` };
   }
   try {
     // The fingerprint covers the purchase order as sent; the partner's customer is the server's lookup.
     const outcome = await startInboundOrder(deps, { body: parsed.data, via: 'edi', startedBy, sent: result.order });
     return outcome.replayed
-      ? { ...head, status: 200, orderId: outcome.orderId, flowId: outcome.flowId, replayed: true }
-      : { ...head, status: 201, orderId: outcome.orderId, flowId: outcome.flowId };
+      ? { ...head, outcome: 'replayed', orderId: outcome.orderId, flowId: outcome.flowId, replayed: true }
+      : { ...head, outcome: 'started', orderId: outcome.orderId, flowId: outcome.flowId };
   } catch (err) {
-    if (err instanceof DomainError && err.kind !== 'unavailable') return { ...head, status: HTTP_STATUS[err.kind], error: err.message };
+    if (err instanceof DomainError && err.kind !== 'unavailable') return { ...head, outcome: err.kind, error: err.message };
     // Backstop for text PostgreSQL cannot store (the mapper refuses control characters first): the sender's fault.
-    if (isUnstorableText(err)) return { ...head, status: 400, error: 'The purchase order holds characters that cannot be stored' };
+    if (isUnstorableText(err)) return { ...head, outcome: 'invalid_input', error: 'The purchase order holds characters that cannot be stored' };
     deps.logger.error({ err, control: result.control }, 'EDI transaction failed to start');
-    return { ...head, status: 500, error: 'Internal error' };
+    return { ...head, outcome: 'internal', error: 'Internal error' };
   }
 }

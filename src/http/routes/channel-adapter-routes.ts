@@ -9,7 +9,9 @@ import {
   PLATFORM_TOPIC_HEADER,
   receivePlatformWebhook,
 } from '../../channels/storefront/platform-webhook.js';
-import { receiveEdi850, type Edi850Deps } from '../../channels/x12/edi-850-intake.js';
+import { receiveEdi850, type Edi850Deps, type Edi850Outcome, type Edi850Result } from '../../channels/x12/edi-850-intake.js';
+import { HTTP_STATUS } from '../http-errors.js';
+import { inboundStartResponse } from './inbound-answers.js';
 
 /** Spec "Limits": an EDI body may be 5 MiB. */
 export const EDI_BODY_LIMIT = 5 * 1024 * 1024;
@@ -53,11 +55,26 @@ function mediaType(ctx: Context): string {
   return ctx.get('content-type').split(';')[0].trim().toLowerCase();
 }
 
+/** The status each transaction's start alone would answer (spec "EDI 850 adapter": 201, 200 replay, 4xx, 500). */
+function statusOf(outcome: Edi850Outcome): number {
+  if (outcome === 'started') return 201;
+  if (outcome === 'replayed') return 200;
+  if (outcome === 'internal') return 500;
+  return HTTP_STATUS[outcome];
+}
+
+/** A transaction result as the spec shows it: `status` in the outcome's place. */
+function withStatus({ outcome, ...rest }: Edi850Result) {
+  const { control, poNumber, ...tail } = rest;
+  return { control, ...(poNumber !== undefined ? { poNumber } : {}), status: statusOf(outcome), ...tail };
+}
+
 export function channelAdapterRoutes(deps: Edi850Deps): RouteDef[] {
   const platformHandler = async ({ body: raw, ctx, segment }: { body: Buffer; ctx: Context; segment: string }) => {
     const type = mediaType(ctx);
     if (type && !type.includes('json')) throw new DomainError('unsupported_media_type', 'Body must be application/json', 'unsupported_media');
-    return receivePlatformWebhook(deps, { segment, header: (name) => header(ctx, name), rawBody: raw });
+    const outcome = await receivePlatformWebhook(deps, { segment, header: (name) => header(ctx, name), rawBody: raw });
+    return 'ignored' in outcome ? { status: 200, body: outcome } : inboundStartResponse(outcome);
   };
   return [
     defineRoute<Buffer>({
@@ -101,7 +118,8 @@ export function channelAdapterRoutes(deps: Edi850Deps): RouteDef[] {
       handler: async ({ body: raw, ctx, principal }) => {
         if (!EDI_CONTENT_TYPES.includes(mediaType(ctx)))
           throw new DomainError('unsupported_media_type', `Body must be ${EDI_CONTENT_TYPES.join(' or ')}`, 'unsupported_media');
-        return { body: await receiveEdi850(deps, raw, principal!.actor) };
+        const { sender, results } = await receiveEdi850(deps, raw, principal!.actor);
+        return { body: { sender, results: results.map(withStatus) } };
       },
     }),
   ];

@@ -2,16 +2,17 @@
 import type { Context } from 'koa';
 import { z } from 'zod';
 import { defineRoute, type RouteDef } from '../route.js';
-import type { OrderServiceDeps } from '../../app/orders/start-order.js';
+import type { OrderServiceDeps } from '../../orders/start-order.js';
 import { DomainError, ValidationError } from '../../domain/errors.js';
 import { inboundOrderBodySchema } from '../../domain/order-input-schema.js';
-import { zodIssues } from '../http-errors.js';
+import { zodIssues } from '../../lib/zod-issues.js';
 import { parseJsonObject } from '../../channels/json-body.js';
 import { SIGNATURE_HEADER } from '../../channels/signed/signature-header.js';
 import { verifySignedRequest } from '../../channels/signed/verify-signed-request.js';
 import { deliverSignedEvent } from '../../channels/signed/signed-event-delivery.js';
 import { signedEventBodySchema } from '../../channels/signed/signed-event-schema.js';
 import { receiveSignedOrder } from '../../channels/signed/signed-order-intake.js';
+import { inboundStartResponse, signedEventResponse } from './inbound-answers.js';
 
 export interface SignedRouteDeps extends OrderServiceDeps {
   /** Opens integration secrets. */
@@ -60,7 +61,7 @@ export function signedWebhookRoutes(deps: SignedRouteDeps): RouteDef[] {
         const verified = await verify(ctx, raw);
         const parsed = signedEventBodySchema.safeParse(parseJsonObject(raw.toString('utf8')));
         if (!parsed.success) throw new ValidationError(zodIssues(parsed.error), 'Invalid body');
-        return deliverSignedEvent(deps, verified, parsed.data);
+        return signedEventResponse(await deliverSignedEvent(deps, verified, parsed.data));
       },
     }),
     defineRoute<Buffer>({
@@ -86,7 +87,7 @@ export function signedWebhookRoutes(deps: SignedRouteDeps): RouteDef[] {
       handler: async ({ body: raw, ctx }) => {
         requireJson(ctx);
         const verified = await verify(ctx, raw);
-        return receiveSignedOrder(deps, verified, parseJsonObject(raw.toString('utf8')));
+        return inboundStartResponse(await receiveSignedOrder(deps, verified, parseJsonObject(raw.toString('utf8'))));
       },
     }),
   ];

@@ -1,32 +1,16 @@
-// Health, the OpenAPI document and the test clock route.
+// Transport-level routes: liveness, readiness and the OpenAPI document (the test clock is an operation now).
 import { z } from 'zod';
 import { defineRoute, type RouteDef } from '../route.js';
-import type { HealthRegistry } from '../../app/health.js';
-import type { TestClockController } from '../../engine/test-clock-controller.js';
-import { DomainError } from '../../domain/errors.js';
+import type { HealthRegistry } from '../../server/health.js';
 
 export interface SystemRouteDeps {
   serviceName: string;
   health: HealthRegistry;
-  /** Present only with TEST_CLOCK=1; otherwise the route does not exist (404). */
-  testClock: TestClockController | null;
-  clockNow: () => number;
   openApi: () => Record<string, unknown>;
 }
 
-/** The farthest one call moves the test clock (a far `now` would fire years of daily jobs and hang the call). */
-const MAX_CLOCK_STEP_MS = 10 * 365 * 86_400_000;
-
-const clockBody = z
-  .object({
-    advanceMs: z.number().int().min(0).max(MAX_CLOCK_STEP_MS).optional(),
-    now: z.number().int().positive().optional(),
-  })
-  .strict()
-  .refine((b) => (b.advanceMs === undefined) !== (b.now === undefined), { message: 'give exactly one of advanceMs or now' });
-
 export function systemRoutes(deps: SystemRouteDeps): RouteDef[] {
-  const routes: RouteDef[] = [
+  return [
     defineRoute({
       method: 'get',
       path: '/health',
@@ -64,25 +48,4 @@ export function systemRoutes(deps: SystemRouteDeps): RouteDef[] {
       handler: () => ({ body: deps.openApi(), headers: { 'Cache-Control': 'public, max-age=300' } }),
     }),
   ];
-  const controller = deps.testClock;
-  if (controller)
-    routes.push(
-      defineRoute({
-        method: 'post',
-        path: '/api/v1/test/clock',
-        summary: 'Move the test clock forward and fire what became due (TEST_CLOCK=1 only)',
-        tag: 'system',
-        access: 'operator',
-        body: clockBody,
-        responses: { 200: { description: 'The new time', schema: z.object({ now: z.number() }) } },
-        handler: async ({ body }) => {
-          const current = deps.clockNow();
-          const target = body.now ?? current + (body.advanceMs ?? 0);
-          if (target < current) throw new DomainError('clock_backward', 'The test clock only moves forward', 'invalid_input');
-          if (target > current + MAX_CLOCK_STEP_MS) throw new DomainError('clock_too_far', 'The test clock moves at most 10 years per call', 'invalid_input');
-          return { body: { now: await controller.advanceTo(target) } };
-        },
-      }),
-    );
-  return routes;
 }

@@ -1,7 +1,7 @@
 // Commerce test helpers: a harness with the built-in flows published, order starts with lines, bookkeeping reads.
 import { startEngineHarness, type EngineHarness } from '../../support/engine-harness.js';
 import { testEffect } from '../../support/test-node-types.js';
-import type { NewOrder, NewOrderLine } from '../../../src/engine/runtime/new-order.js';
+import type { NewOrder, NewOrderLine } from '../../../src/orders/new-order.js';
 
 export const DAY = 86_400_000;
 

@@ -2,8 +2,8 @@
 // point, at most one open reorder per SKU, run by a self-rescheduling durable timer.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCommerceHarness, DAY, type CommerceHarness } from './commerce-harness.js';
-import { runStockReview } from '../../../src/app/stock-review.js';
-import { nextReviewAt, STOCK_REVIEW_TIMER_KIND } from '../../../src/app/stock-review-job.js';
+import { runStockReview } from '../../../src/orders/stock-review.js';
+import { nextReviewAt, STOCK_REVIEW_TIMER_KIND } from '../../../src/orders/stock-review-job.js';
 
 let h: CommerceHarness;
 beforeAll(async () => {

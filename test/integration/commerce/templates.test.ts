@@ -2,8 +2,8 @@
 // (issue "The other templates"; spec "Outbound events", "Cancel (what gets undone)").
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCommerceHarness, DAY, type CommerceHarness } from './commerce-harness.js';
-import { insertOrder, newOrderId } from '../../../src/engine/runtime/new-order.js';
-import { storeOrderDocument } from '../../../src/app/orders/order-documents.js';
+import { insertOrder, newOrderId } from '../../../src/orders/new-order.js';
+import { storeOrderDocument } from '../../../src/orders/order-documents.js';
 
 let h: CommerceHarness;
 beforeAll(async () => {

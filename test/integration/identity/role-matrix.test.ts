@@ -1,13 +1,14 @@
-// Role matrix: every REST route of the route list (so new routes join automatically) against every kind of caller.
+// Role matrix: every operation of the registry through its REST route, and every raw role route (so new ones join
+// automatically), against every kind of caller; the role each must refuse below is read from the registry.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../../support/test-service.js';
 import { roleAtLeast, type Role } from '../../../src/auth/roles.js';
-import type { RouteDef } from '../../../src/http/route.js';
+import { isBoundRoute, type HttpRoute } from '../../../src/http/route.js';
 import { makeTemporaryPerson, makeToken, sessionCookie } from './identity-client.js';
 
 const DAY = 86_400_000;
 let t: TestService;
-let routes: RouteDef[];
+let routes: HttpRoute[];
 const tokens: Record<string, string> = {};
 let tempCookie: string;
 let expiredId: string;
@@ -33,7 +34,7 @@ afterAll(async () => {
 /** Fills `:param` segments with an id that names nothing, so no call can change a real resource. */
 const concrete = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, 'matrix-unknown-$1');
 
-function call(route: RouteDef, as: { token?: string | null; cookie?: string }) {
+function call(route: HttpRoute, as: { token?: string | null; cookie?: string }) {
   return t.call(route.method, concrete(route.path), undefined, {
     token: as.token ?? null,
     headers: as.cookie ? { cookie: as.cookie } : {},
@@ -41,7 +42,14 @@ function call(route: RouteDef, as: { token?: string | null; cookie?: string }) {
 }
 
 describe('role matrix (spec "Roles": every request checks the role server-side)', () => {
-  it('the route list holds the identity routes and matches openapi.json', async () => {
+  it('every operation of the registry has one REST route carrying its role, and the routes match openapi.json', async () => {
+    const registry = t.service.ctx.operations;
+    const bound = t.service.ctx.routes.filter(isBoundRoute);
+    for (const op of registry.list()) {
+      const mine = bound.filter((r) => r.operationId === op.name);
+      expect(mine.map((r) => r.access), op.name).toEqual([op.role]);
+      expect(routes, op.name).toContain(mine[0]);
+    }
     const paths = routes.map((r) => `${r.method} ${r.path}`);
     for (const p of ['get /api/v1/api-tokens', 'post /api/v1/team', 'patch /api/v1/settings', 'get /api/v1/audit-events'])
       expect(paths).toContain(p);

@@ -55,6 +55,49 @@ describe('openapi.json', () => {
     expect(start.requestBody.content['application/json'].schema.properties.input.properties.model.enum).toContain('marketplace');
   });
 
+  it('is generated from the registry: operationId is the operation name, with its summary, description, tag and role', () => {
+    const ops = t.service.ctx.operations.list();
+    const seen = new Map<string, any>();
+    for (const methods of Object.values<any>(doc.paths)) for (const op of Object.values<any>(methods)) seen.set(op.operationId, op);
+    for (const op of ops) {
+      const documented = seen.get(op.name);
+      expect(documented, op.name).toBeTruthy();
+      expect(documented.summary).toBe(op.summary);
+      expect(documented.description).toBe(op.description);
+      expect(documented.tags).toEqual([op.feature]);
+      expect(documented['x-required-role']).toBe(op.role);
+    }
+    expect(doc.paths['/api/v1/orders'].post.operationId).toBe('startOrder');
+    expect(doc.paths['/api/v1/orders/{id}/events'].post.operationId).toBe('deliverEvent');
+    // Ids stay unique across bound and raw routes.
+    const ids = [...seen.keys()];
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('answers are named component schemas, referenced from the responses', () => {
+    for (const name of ['Error', 'Order', 'OrderListRow', 'OrderList', 'LiveState', 'LiveNode', 'DeliverResult', 'StartedOrder', 'Flow', 'FlowListRow', 'Person', 'ApiToken'])
+      expect(doc.components.schemas[name], name).toBeTruthy();
+    expect(doc.paths['/api/v1/orders/{id}'].get.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/LiveState' });
+    expect(doc.components.schemas.OrderList.properties.orders.items).toEqual({ $ref: '#/components/schemas/OrderListRow' });
+    expect(doc.components.schemas.LiveState.properties.order).toEqual({ $ref: '#/components/schemas/Order' });
+    // Every reference resolves.
+    const refs = JSON.stringify(doc).match(/"#\/components\/schemas\/[^"]+"/g) ?? [];
+    for (const ref of refs) expect(doc.components.schemas[JSON.parse(ref).split('/').pop()], ref).toBeTruthy();
+  });
+
+  it('every JSON request body of an operation has an example that its own schema accepts', () => {
+    const ops = new Map(t.service.ctx.operations.list().map((op) => [op.name, op]));
+    for (const methods of Object.values<any>(doc.paths))
+      for (const documented of Object.values<any>(methods)) {
+        const op = ops.get(documented.operationId);
+        const media = documented.requestBody?.content?.['application/json'];
+        if (!op || !media) continue;
+        expect(media.example, `${op.name} example`).toBeTruthy();
+        const pathValues = Object.fromEntries((documented.parameters ?? []).filter((p: any) => p.in === 'path').map((p: any) => [p.name, (op.example as any)?.[p.name]]));
+        expect(op.input.safeParse({ ...media.example, ...pathValues }).success, `${op.name} example parses`).toBe(true);
+      }
+  });
+
   it.skipIf(!validator)(`validates as OpenAPI 3.1 (${VALIDATOR})`, async () => {
     const v = new validator.Validator();
     const res = await v.validate(doc);

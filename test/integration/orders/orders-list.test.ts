@@ -2,8 +2,8 @@
 // and index use at 100k orders (spec "List orders", "Order list row", "Errors": 400 unknown cursor).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestService } from '../../support/test-service.js';
-import { listSql } from '../../../src/app/orders/order-list.js';
-import { detectSearchMode } from '../../../src/app/orders/order-search.js';
+import { listSql } from '../../../src/orders/order-list.js';
+import { detectSearchMode } from '../../../src/orders/order-search.js';
 import { e, graphs, n, publishFlow, startBody, startOrdersService, tokenFor } from './orders-support.js';
 
 let t: TestService;

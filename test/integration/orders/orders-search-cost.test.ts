@@ -2,8 +2,8 @@
 // (docs/api.md "Search `q`"; spec "List orders": limit 1 to 200).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiResponse, TestService } from '../../support/test-service.js';
-import { listSql } from '../../../src/app/orders/order-list.js';
-import { detectSearchMode, type SearchMode } from '../../../src/app/orders/order-search.js';
+import { listSql } from '../../../src/orders/order-list.js';
+import { detectSearchMode, type SearchMode } from '../../../src/orders/order-search.js';
 import { e, n, publishFlow, startBody, startOrdersService } from './orders-support.js';
 
 let t: TestService;

@@ -5,7 +5,7 @@ import { createHash, createHmac } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { RouteDef } from '../../../src/http/route.js';
+import type { HttpRoute } from '../../../src/http/route.js';
 import { startTestService, type ApiResponse, type TestService } from '../../support/test-service.js';
 import { writeLoadWorkspace } from '../support/workspace-file.js';
 import { changedTables, dbFingerprint, type Fingerprint } from './db-fingerprint.js';
@@ -21,9 +21,9 @@ export interface HostileService {
   integrationSecret: string;
   hints: Hints;
   /** Routes whose request body is JSON (validated by a zod schema, or parsed by the handler after a signature check). */
-  jsonRoutes(): RouteDef[];
+  jsonRoutes(): HttpRoute[];
   /** Sends `body` to the route; signs it when the route authenticates itself. */
-  send(route: RouteDef, pathname: string, body: HostileBody, extraHeaders?: Record<string, string>): Promise<ApiResponse>;
+  send(route: HttpRoute, pathname: string, body: HostileBody, extraHeaders?: Record<string, string>): Promise<ApiResponse>;
   fingerprint(): Promise<Fingerprint>;
   changedSince(before: Fingerprint): Promise<string[]>;
   close(): Promise<void>;
@@ -40,7 +40,7 @@ export function platformHmac(raw: string, secret = PLATFORM_SECRET): string {
   return createHmac('sha256', secret).update(raw).digest('base64');
 }
 
-const isJsonRoute = (r: RouteDef) =>
+const isJsonRoute = (r: HttpRoute) =>
   ['post', 'put', 'patch'].includes(r.method) && (r.body !== undefined || (r.rawBody?.contentTypes.some((c) => /json/.test(c)) ?? false));
 
 export interface HostileServiceOptions {
@@ -121,7 +121,7 @@ export async function startHostileService(options: HostileServiceOptions = {}): 
     locationId: ['loc_main', 'store_soho'],
   };
 
-  const send = (route: RouteDef, pathname: string, body: HostileBody, extraHeaders: Record<string, string> = {}) => {
+  const send = (route: HttpRoute, pathname: string, body: HostileBody, extraHeaders: Record<string, string> = {}) => {
     const raw = 'json' in body ? (JSON.stringify(body.json) ?? 'null') : body.raw;
     const headers: Record<string, string> = { 'content-type': 'raw' in body && body.contentType ? body.contentType : 'application/json' };
     if (route.path === '/api/v1/webhooks/events' || route.path === '/api/v1/webhooks/orders')

@@ -3,7 +3,7 @@
 // correctly so the body itself is what is tested. New routes join automatically (read from the running service).
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RouteDef } from '../../../src/http/route.js';
+import type { HttpRoute } from '../../../src/http/route.js';
 import { SIZES } from '../support/resilience-size.js';
 import { resilienceSeed } from '../support/seed.js';
 import { describeBody, PLATFORM_NAME, startHostileService, type HostileService } from './hostile-service.js';
@@ -20,7 +20,7 @@ afterAll(async () => {
 });
 
 /** A path parameter: a real id of the right kind most of the time, else something hostile. */
-function paramArb(route: RouteDef, name: string): fc.Arbitrary<string> {
+function paramArb(route: HttpRoute, name: string): fc.Arbitrary<string> {
   const real: string[] =
     name === 'nodeId' ? ['review', 'go']
     : name === 'platformName' ? [PLATFORM_NAME, 'platform']
@@ -50,7 +50,7 @@ function encodeSegment(value: string): string {
   return out;
 }
 
-function pathArb(route: RouteDef): fc.Arbitrary<string> {
+function pathArb(route: HttpRoute): fc.Arbitrary<string> {
   const names = [...route.path.matchAll(/:([A-Za-z]+)/g)].map((m) => m[1]);
   if (names.length === 0) return fc.constant(route.path);
   return fc.tuple(...names.map((n) => paramArb(route, n))).map((values) =>
@@ -103,7 +103,7 @@ const platformOrder = fc.record(
 );
 
 /** What a route's body looks like: its zod schema when it has one, else (the platform payload is free-form) its own shape. */
-function routeBodyArb(route: RouteDef): fc.Arbitrary<HostileBody> {
+function routeBodyArb(route: HttpRoute): fc.Arbitrary<HostileBody> {
   const schema = route.body ?? route.rawBody?.schema;
   if (schema) return bodyArb(schema, { hints: h.hints });
   return fc.oneof(
@@ -114,7 +114,7 @@ function routeBodyArb(route: RouteDef): fc.Arbitrary<HostileBody> {
 }
 
 /** One request: never a 5xx (the service is healthy), always `{ error }` on a 4xx, and a 4xx changes no table. */
-async function checkOne(route: RouteDef, pathname: string, body: HostileBody): Promise<number> {
+async function checkOne(route: HttpRoute, pathname: string, body: HostileBody): Promise<number> {
   const before = await h.fingerprint();
   const res = await h.send(route, pathname, body);
   const where = `${route.method.toUpperCase()} ${pathname} with ${describeBody(body)}`;

@@ -4,7 +4,7 @@
 import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RouteDef } from '../../../src/http/route.js';
+import type { HttpRoute } from '../../../src/http/route.js';
 import { SIZES } from '../support/resilience-size.js';
 import { resilienceSeed } from '../support/seed.js';
 import { platformHmac, PLATFORM_SECRET, serviceSignature, startHostileService, type HostileService } from './hostile-service.js';
@@ -101,7 +101,7 @@ function platformMutants(body: string): fc.Arbitrary<Mutant> {
   );
 }
 
-async function expectRefused(route: RouteDef, path: string, headers: Record<string, string>, mutant: Mutant): Promise<void> {
+async function expectRefused(route: HttpRoute, path: string, headers: Record<string, string>, mutant: Mutant): Promise<void> {
   const before = await h.fingerprint();
   const res = await h.t.call('POST', path, undefined, { raw: mutant.body, headers: { 'content-type': 'application/json', ...headers }, token: null });
   const where = `${path} (${mutant.how}): header ${JSON.stringify(headers)} body ${mutant.body.slice(0, 200)}`;

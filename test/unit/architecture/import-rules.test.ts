@@ -6,16 +6,22 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { importCycles, importGraph, layerViolations, packageImports, type LayerRule } from '../../support/import-graph.js';
 
-/** Outer layers: the edges and the composition root. */
-const EDGES = ['app', 'http', 'web', 'channels', 'webhooks'] as const;
+/** Outer layers: the transports and the composition root. */
+const EDGES = ['server', 'http', 'web'] as const;
+/** Features with edges of their own (inbound adapters, outbound delivery): above the operations' reach only for their stores. */
+const CHANNEL_FEATURES = ['channels', 'webhooks'] as const;
 
 /** docs/architecture.md "Layers": dependencies point inward. */
 const LAYER_RULES: readonly LayerRule[] = [
-  { from: 'domain', notInto: [...EDGES, 'engine', 'auth', 'nodes'], why: 'domain rules are pure: no engine, no edge' },
-  { from: 'engine', notInto: [...EDGES, 'auth'], why: 'the engine is hosted by the service, not the reverse' },
-  { from: 'db', notInto: [...EDGES, 'auth', 'domain', 'nodes'], why: 'the database layer serves everything above it' },
-  { from: 'lib', notInto: [...EDGES, 'engine', 'auth', 'domain', 'db', 'nodes'], why: 'lib holds dependency-free helpers' },
-  { from: 'auth', notInto: ['app', 'http', 'web', 'channels', 'webhooks'], why: 'identity is an application service, not an edge' },
+  { from: 'domain', notInto: [...EDGES, ...CHANNEL_FEATURES, 'application', 'orders', 'engine', 'auth', 'nodes'], why: 'domain rules are pure: no engine, no edge' },
+  { from: 'engine', notInto: [...EDGES, ...CHANNEL_FEATURES, 'application', 'orders', 'auth'], why: 'the engine owns runs and is hosted by the service, not the reverse' },
+  { from: 'db', notInto: [...EDGES, ...CHANNEL_FEATURES, 'application', 'orders', 'auth', 'domain', 'nodes'], why: 'the database layer serves everything above it' },
+  { from: 'lib', notInto: [...EDGES, ...CHANNEL_FEATURES, 'application', 'orders', 'engine', 'auth', 'domain', 'db', 'nodes'], why: 'lib holds dependency-free helpers' },
+  { from: 'auth', notInto: [...EDGES, ...CHANNEL_FEATURES, 'application', 'orders'], why: 'identity is a feature the operations use, not an edge' },
+  { from: 'orders', notInto: [...EDGES, ...CHANNEL_FEATURES, 'application'], why: 'the orders feature serves the operations and the channels' },
+  { from: 'application', notInto: EDGES, why: 'operations are transport-free: every edge binds them, none is imported' },
+  { from: 'channels', notInto: [...EDGES, 'application'], why: 'channel adapters call the orders feature; the HTTP edge mounts them' },
+  { from: 'webhooks', notInto: [...EDGES, 'application', 'channels'], why: 'outbound delivery is a feature the orders module wires' },
 ];
 
 const planted: string[] = [];
@@ -44,7 +50,7 @@ describe('the import check (tested on planted trees)', () => {
 
   it('finds an inner layer importing an outer one, and nothing in a tree that keeps the rules', () => {
     const bad = plant({ 'engine/a.ts': "import { b } from '../http/b.js';\n", 'http/b.ts': 'export const b = 1;\n' });
-    expect(layerViolations(importGraph(bad), LAYER_RULES)).toEqual(['engine/a.ts -> http/b.ts (the engine is hosted by the service, not the reverse)']);
+    expect(layerViolations(importGraph(bad), LAYER_RULES)).toEqual(['engine/a.ts -> http/b.ts (the engine owns runs and is hosted by the service, not the reverse)']);
     const good = plant({ 'http/a.ts': "import { b } from '../engine/b.js';\n", 'engine/b.ts': 'export const b = 1;\n' });
     expect(layerViolations(importGraph(good), LAYER_RULES)).toEqual([]);
     expect(importCycles(importGraph(good))).toEqual([]);
@@ -62,9 +68,9 @@ describe('src/ keeps the layer rules', () => {
     expect(layerViolations(graph, LAYER_RULES)).toEqual([]);
   });
 
-  it('the web framework stays at the edges: domain, engine, db and auth import no Koa', () => {
+  it('the web framework stays at the edges: domain, engine, db, auth, orders and the application import no Koa', () => {
     const framework = /^(koa|@koa\/)/;
-    const inner = new Set(['domain', 'engine', 'db', 'auth', 'lib']);
+    const inner = new Set(['domain', 'engine', 'db', 'auth', 'lib', 'orders', 'application']);
     const offenders = [...packageImports(path.resolve('src'))]
       .filter(([file]) => inner.has(file.split('/')[0]))
       .flatMap(([file, packages]) => packages.filter((p) => framework.test(p)).map((p) => `${file} -> ${p}`));

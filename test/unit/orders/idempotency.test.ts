@@ -1,8 +1,8 @@
 // Idempotency-Key rules and the body fingerprint (spec "Start an order": 255 characters, property order ignored).
 import { describe, expect, it } from 'vitest';
-import { fingerprint, readIdempotencyKey } from '../../../src/app/orders/idempotency.js';
-import { canonicalJson } from '../../../src/app/orders/canonical-json.js';
-import { approvalActor } from '../../../src/app/orders/order-commands.js';
+import { fingerprint, readIdempotencyKey } from '../../../src/orders/idempotency.js';
+import { canonicalJson } from '../../../src/orders/canonical-json.js';
+import { approvalActor } from '../../../src/orders/order-commands.js';
 
 describe('idempotency', () => {
   it('a key is 1 to 255 characters; absent is null', () => {

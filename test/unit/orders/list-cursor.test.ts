@@ -1,7 +1,7 @@
 // The list cursor is opaque and tamper-evident (spec "List orders": a cursor not issued by the API gives 400).
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { cursorKey, decodeCursor, encodeCursor } from '../../../src/app/orders/list-cursor.js';
+import { cursorKey, decodeCursor, encodeCursor } from '../../../src/orders/list-cursor.js';
 
 describe('list cursor', () => {
   const key = cursorKey(randomBytes(32));

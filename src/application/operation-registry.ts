@@ -1,0 +1,78 @@
+// The operation registry: every operation once, with the role check and input validation every transport goes through.
+import type { Principal } from '../auth/principal.js';
+import { authorize } from '../auth/authorize.js';
+import { DomainError, ValidationError } from '../domain/errors.js';
+import { zodIssues } from '../lib/zod-issues.js';
+import type { AnyOperation, CallContext } from './operation.js';
+
+export interface RegistryOptions {
+  /**
+   * Check every output against the operation's output schema and fail the call when it does not
+   * match (a bug: the documented contract is wrong). Costs a parse per call, so it is for tests
+   * and development (`CHECK_OPERATION_OUTPUTS=1`); the output returned is always the one produced.
+   */
+  checkOutputs?: boolean;
+}
+
+export class OperationRegistry {
+  private readonly operations = new Map<string, AnyOperation>();
+
+  constructor(private readonly options: RegistryOptions = {}) {}
+
+  /** Adds operations; a name used twice is a wiring bug and fails the start. */
+  add(...operations: AnyOperation[]): this {
+    for (const op of operations) {
+      if (this.operations.has(op.name)) throw new Error(`operation ${op.name} is defined twice`);
+      this.operations.set(op.name, op);
+    }
+    return this;
+  }
+
+  get(name: string): AnyOperation | undefined {
+    return this.operations.get(name);
+  }
+
+  /** Every operation, in the order added. */
+  list(): AnyOperation[] {
+    return [...this.operations.values()];
+  }
+
+  /** Runs `name` as `caller` with a raw input (agents, the dashboard): role check, then the input schema, then the run. */
+  async call(name: string, caller: Principal | null, input: unknown, call: CallContext): Promise<unknown> {
+    return this.callWith(name, caller, (op) => parseInput(op, input), call);
+  }
+
+  /**
+   * Runs `name` as `caller`, reading the input only once the role check has passed (a refused
+   * caller learns nothing of the input rules, and a body is not read for them). `read` must
+   * validate with the operation's input schema or schemas derived from it (REST reads by part).
+   */
+  async callWith(
+    name: string,
+    caller: Principal | null,
+    read: (op: AnyOperation) => unknown | Promise<unknown>,
+    call: CallContext,
+  ): Promise<unknown> {
+    const op = this.operations.get(name);
+    if (!op) throw new DomainError('unknown_operation', `No operation named ${name}`, 'not_found');
+    const principal = authorize(caller, op.role, op.allowRestricted);
+    const input = await read(op);
+    const output = await op.run(principal, input, call);
+    if (this.options.checkOutputs) checkOutput(op, output);
+    return output;
+  }
+}
+
+/** The input parsed by the operation's schema; a failure is a 400 naming every invalid field. */
+export function parseInput(op: AnyOperation, input: unknown): unknown {
+  const result = op.input.safeParse(input ?? {});
+  if (!result.success) throw new ValidationError(zodIssues(result.error), 'Invalid input');
+  return result.data;
+}
+
+/** A bug when an output strays from its documented schema: thrown as an internal error. */
+function checkOutput(op: AnyOperation, output: unknown): void {
+  const result = op.output.safeParse(output);
+  if (!result.success)
+    throw new Error(`operation ${op.name} answered outside its output schema: ${JSON.stringify(zodIssues(result.error)).slice(0, 2000)}`);
+}

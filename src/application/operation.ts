@@ -1,0 +1,47 @@
+// One operation a caller can perform, transport-free: name, docs, role, zod input and output, run(caller, input).
+import type { z } from 'zod';
+import type { Principal } from '../auth/principal.js';
+import type { Role } from '../auth/roles.js';
+
+/** Whether an operation changes state (agents confirm writes; reads may be retried freely). */
+export type OperationEffect = 'read' | 'write';
+
+/** What a transport knows of the call beyond the caller: where it came from (audit records the address). */
+export interface CallContext {
+  /** The client address as the edge resolved it (TRUST_PROXY applied); null when there is none. */
+  ip: string | null;
+}
+
+/** The input of every operation is an object: its fields are what REST spreads over path, query, body and headers. */
+export type OperationInput = z.ZodObject;
+
+export interface Operation<I extends OperationInput = OperationInput, O extends z.ZodType = z.ZodType> {
+  /** Stable camelCase name: the OpenAPI operationId, the agents' tool name, the dashboard's call. */
+  name: string;
+  /** One line, imperative ("Start an order on a published flow"). */
+  summary: string;
+  /** What it does and refuses, for client developers and agents. */
+  description: string;
+  /** The feature it belongs to (OpenAPI tag). */
+  feature: string;
+  /** The lowest role that may call it; checked by the registry before the input is read. */
+  role: Role;
+  effect: OperationEffect;
+  /** Callers restricted by a temporary password or missing two-factor may still call it (Account-page actions). */
+  allowRestricted?: boolean;
+  input: I;
+  output: O;
+  /** A valid input, shown in the OpenAPI document and to agents. */
+  example?: z.input<I>;
+  /** Runs as `caller`, who has passed the role check; `input` has passed the input schema. */
+  run(caller: Principal, input: z.output<I>, call: CallContext): Promise<z.input<O>>;
+}
+
+/** Keeps the generic types of a definition (input and output inferred from their schemas). */
+export function defineOperation<I extends OperationInput, O extends z.ZodType>(op: Operation<I, O>): Operation<I, O> {
+  return op;
+}
+
+/** An operation of any input and output, as the registry holds them. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyOperation = Operation<any, any>;

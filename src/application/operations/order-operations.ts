@@ -1,0 +1,154 @@
+// Orders: start, list, read, deliver an event, decide an approval, cancel, restart (spec "Endpoints", contract 11).
+import { z } from 'zod';
+import { defineOperation, type AnyOperation } from '../operation.js';
+import { orderChannelSchema, orderModelSchema, startOrderBodySchema } from '../../domain/order-input-schema.js';
+import { API_ORDERS_SCOPE, fingerprint, IDEMPOTENCY_KEY_MAX, readIdempotencyKey } from '../../orders/idempotency.js';
+import { startOrder, type OrderServiceDeps } from '../../orders/start-order.js';
+import { restartOrder } from '../../orders/restart-order.js';
+import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, listOrders } from '../../orders/order-list.js';
+import type { SearchMode } from '../../orders/order-search.js';
+import { readOrderView } from '../../orders/order-view.js';
+import { cancelOrder, decideOrderApproval, deliverOrderEvent } from '../../orders/order-commands.js';
+import { API_CANCEL_REASON, approvalBodySchema, cancelBodySchema, eventBodySchema } from '../../orders/command-schemas.js';
+import {
+  deliverResultSchema,
+  okSchema,
+  orderListSchema,
+  orderLiveStateSchema,
+  ORDER_STATUSES,
+  startedSchema,
+} from '../../orders/order-schemas.js';
+
+export interface OrderOperationDeps extends OrderServiceDeps {
+  /** Signs list cursors. */
+  cursorKey: Buffer;
+  /** How `q` is matched on this database (read once at start). */
+  searchMode: () => SearchMode;
+}
+
+const orderId = z.string().min(1).max(100).describe('The order id (ord_…)');
+const idempotencyKey = z
+  .string()
+  .optional()
+  .describe(`At most ${IDEMPOTENCY_KEY_MAX} characters. A repeat with the same input answers the first order (replayed: true); with another input it is refused`);
+
+const startInput = z.strictObject({ ...startOrderBodySchema.shape, idempotencyKey });
+const listInput = z.object({
+  model: orderModelSchema.optional(),
+  channel: orderChannelSchema.optional(),
+  status: z.enum(ORDER_STATUSES).optional(),
+  q: z.string().max(200).optional().describe('Matches order id, title, customer id, contact email or external id, case-insensitively: anywhere in them when q has three letters or digits in a row, else at their start'),
+  limit: z.coerce.number().int().min(1).max(LIST_LIMIT_MAX).optional().describe(`1 to ${LIST_LIMIT_MAX}, default ${LIST_LIMIT_DEFAULT}`),
+  cursor: z.string().max(1000).optional().describe('nextCursor of the previous page'),
+});
+
+export function orderOperations(deps: OrderOperationDeps): AnyOperation[] {
+  const { engine } = deps;
+  return [
+    defineOperation({
+      name: 'startOrder',
+      summary: 'Start an order on a published flow',
+      description:
+        'Records the order and runs its flow until the first wait or the end. The flow must have a published version (409 otherwise); `version` pins one. With an idempotency key a repeat of the same input answers the first order with `replayed: true`, and the same key with another input is refused (422).',
+      feature: 'orders',
+      role: 'operator',
+      effect: 'write',
+      input: startInput,
+      output: startedSchema,
+      example: { flowId: 'tpl-storefront-order', input: { model: 'b2c', title: 'Mug for Ada', currency: 'USD', lines: [{ sku: 'MUG-1', qty: 1, unitPrice: 9.5 }] } },
+      run: async (caller, input) => {
+        const { idempotencyKey: rawKey, ...body } = input;
+        const key = readIdempotencyKey(rawKey);
+        const idempotency = key
+          ? { scope: API_ORDERS_SCOPE, key, fingerprint: fingerprint({ flowId: body.flowId, version: body.version ?? null, input: body.input, vars: body.vars ?? null }) }
+          : null;
+        const outcome = await startOrder(deps, body, { startedBy: caller.actor, idempotency });
+        return outcome.replayed ? { orderId: outcome.orderId, replayed: true as const } : { orderId: outcome.orderId };
+      },
+    }),
+    defineOperation({
+      name: 'listOrders',
+      summary: 'List orders newest first, with filters and an opaque cursor',
+      description: 'One page of order list rows, newest first. Filter by model, channel, status or a search text; `nextCursor` (null on the last page) fetches the next page with the same filters.',
+      feature: 'orders',
+      role: 'viewer',
+      effect: 'read',
+      input: listInput,
+      output: orderListSchema,
+      example: { status: 'waiting', limit: 20 },
+      run: async (_caller, input) => listOrders(deps.db, deps.cursorKey, deps.searchMode(), input),
+    }),
+    defineOperation({
+      name: 'getOrder',
+      summary: 'Read the live state of an order',
+      description: 'The order, its flow graph with every node and edge status, open waits (approvals and events), vars, the timeline and links to its documents.',
+      feature: 'orders',
+      role: 'viewer',
+      effect: 'read',
+      input: z.object({ id: orderId }),
+      output: orderLiveStateSchema,
+      example: { id: 'ord_01JD7Z8Q2M4K6N8P0R2T4V6X8Z' },
+      run: async (_caller, input) => readOrderView(deps.db, engine, input.id),
+    }),
+    defineOperation({
+      name: 'deliverEvent',
+      summary: 'Deliver a business event to the node waiting for it',
+      description: 'Resumes the node that waits for `event` with `payload`. When no node waits for it, nothing changes and the answer is `{ delivered: false, waitingFor }` naming the events the order waits for now.',
+      feature: 'orders',
+      role: 'operator',
+      effect: 'write',
+      input: z.strictObject({ id: orderId, ...eventBodySchema.shape }),
+      output: deliverResultSchema,
+      example: { id: 'ord_01JD7Z8Q2M4K6N8P0R2T4V6X8Z', event: 'payment.confirmed', payload: { reference: 'PAY-1009' } },
+      run: async (_caller, input) => deliverOrderEvent(engine, input.id, input.event, input.payload),
+    }),
+    defineOperation({
+      name: 'decideApproval',
+      summary: 'Approve or reject the approval waiting at a node',
+      description: 'Decides the open approval at `nodeId`. People and API tokens decide as themselves; only the workspace password may name `by`. 409 when that node is not waiting for an approval.',
+      feature: 'orders',
+      role: 'approver',
+      effect: 'write',
+      input: z.strictObject({ id: orderId, nodeId: z.string().min(1).max(100), ...approvalBodySchema.shape }),
+      output: okSchema,
+      example: { id: 'ord_01JD7Z8Q2M4K6N8P0R2T4V6X8Z', nodeId: 'review', decision: 'approved', note: 'Known customer' },
+      run: async (caller, input) => {
+        const { id, nodeId, ...decision } = input;
+        await decideOrderApproval(engine, caller, id, nodeId, decision);
+        return { ok: true as const };
+      },
+    }),
+    defineOperation({
+      name: 'cancelOrder',
+      summary: 'Cancel an unfinished order and undo its work (no refund)',
+      description: 'Stops the run and undoes completed steps in reverse; money captured is not refunded (a refund is its own flow). 409 when the order already finished.',
+      feature: 'orders',
+      role: 'operator',
+      effect: 'write',
+      input: z.strictObject({ id: orderId, ...cancelBodySchema.shape }),
+      output: okSchema,
+      example: { id: 'ord_01JD7Z8Q2M4K6N8P0R2T4V6X8Z', reason: 'Customer asked to cancel' },
+      run: async (_caller, input) => {
+        await cancelOrder(engine, input.id, input.reason ?? API_CANCEL_REASON);
+        return { ok: true as const };
+      },
+    }),
+    defineOperation({
+      name: 'restartOrder',
+      summary: 'Start a new order with the same input on the same flow version',
+      description: 'For an order that ended failed, rolled back, cancelled or declined (409 otherwise): a new order with the same input and start vars, linked by `restartedFrom`. With an idempotency key a repeat answers the same new order.',
+      feature: 'orders',
+      role: 'operator',
+      effect: 'write',
+      input: z.strictObject({ id: orderId, idempotencyKey }),
+      output: startedSchema,
+      example: { id: 'ord_01JD7Z8Q2M4K6N8P0R2T4V6X8Z' },
+      run: async (caller, input) => {
+        const key = readIdempotencyKey(input.idempotencyKey);
+        const idempotency = key ? { scope: `${API_ORDERS_SCOPE}.restart`, key, fingerprint: fingerprint({ restart: input.id }) } : null;
+        const outcome = await restartOrder(deps, input.id, caller.actor, idempotency);
+        return outcome.replayed ? { orderId: outcome.orderId, replayed: true as const } : { orderId: outcome.orderId };
+      },
+    }),
+  ];
+}

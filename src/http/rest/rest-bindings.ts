@@ -1,0 +1,119 @@
+// The REST surface of the registry: every operation's method, path, success status and documented refusals, in one table.
+import type { RestBinding } from './rest-binding.js';
+
+const idempotencyKey = (description: string) => ({ name: 'Idempotency-Key', field: 'idempotencyKey', description });
+
+/** A start answers 201; a replay of an Idempotency-Key answers 200 with the first order. */
+const startedOrReplayed = (output: { orderId: string; replayed?: true }) =>
+  output.replayed ? { status: 200, body: { orderId: output.orderId, replayed: true } } : { status: 201, body: { orderId: output.orderId } };
+
+export const REST_BINDINGS: readonly RestBinding[] = [
+  // Orders (spec "Endpoints").
+  {
+    operation: 'startOrder',
+    method: 'post',
+    path: '/api/v1/orders',
+    headers: [idempotencyKey('At most 255 characters. A repeat with the same body answers 200 with the first order; with another body 422.')],
+    status: 201,
+    success: 'Started',
+    respond: startedOrReplayed,
+    alsoAnswers: { 200: 'A repeat of an Idempotency-Key: the first order' },
+    errors: {
+      400: 'Invalid body, unsupported currency or Idempotency-Key over 255 characters',
+      409: 'The flow has no published version (or not the one asked for)',
+      422: 'The Idempotency-Key was used with a different body',
+    },
+  },
+  {
+    operation: 'listOrders',
+    method: 'get',
+    path: '/api/v1/orders',
+    success: 'One page; nextCursor is null on the last page',
+    errors: { 400: 'Invalid filter, limit or a cursor not issued by the API' },
+  },
+  { operation: 'getOrder', method: 'get', path: '/api/v1/orders/:id', success: 'Live state', errors: { 404: 'Unknown order' } },
+  {
+    operation: 'deliverEvent',
+    method: 'post',
+    path: '/api/v1/orders/:id/events',
+    success: '{ delivered: true, nodeId } or { delivered: false, waitingFor } when no node waits for it (waitingFor: the events it waits for now)',
+    errors: { 400: 'event not 1 to 100 characters, or payload over 32 KiB of JSON', 404: 'Unknown order' },
+  },
+  {
+    operation: 'decideApproval',
+    method: 'post',
+    path: '/api/v1/orders/:id/approvals/:nodeId',
+    success: 'Decided',
+    errors: { 404: 'Unknown order', 409: 'That node is not waiting for an approval' },
+  },
+  { operation: 'cancelOrder', method: 'post', path: '/api/v1/orders/:id/cancel', success: 'Cancelled', errors: { 404: 'Unknown order', 409: 'The order already finished' } },
+  {
+    operation: 'restartOrder',
+    method: 'post',
+    path: '/api/v1/orders/:id/restart',
+    headers: [idempotencyKey('At most 255 characters; a repeat answers 200 with the same new order.')],
+    status: 201,
+    success: 'The new order',
+    respond: startedOrReplayed,
+    alsoAnswers: { 200: 'A repeat of an Idempotency-Key' },
+    errors: { 404: 'Unknown order', 409: 'The order did not end failed, rolled back, cancelled or declined' },
+  },
+  { operation: 'listOrderPayouts', method: 'get', path: '/api/v1/orders/:id/payouts', success: 'Payouts; amounts in the order currency', errors: { 404: 'Unknown order' } },
+  { operation: 'listSellerOrders', method: 'get', path: '/api/v1/sellers/:id/orders', success: 'Seller orders; amounts in the order currency', errors: { 404: 'Unknown seller' } },
+
+  // Flows (contract section 4).
+  { operation: 'listFlows', method: 'get', path: '/api/v1/flows', success: 'Every flow, by id' },
+  { operation: 'getFlow', method: 'get', path: '/api/v1/flows/:id', success: 'The flow', errors: { 404: 'Unknown flow' } },
+  { operation: 'saveFlowDraft', method: 'put', path: '/api/v1/flows/:id', success: 'Saved' },
+  {
+    operation: 'publishFlow',
+    method: 'post',
+    path: '/api/v1/flows/:id/publish',
+    success: 'The new version number',
+    errors: { 400: 'The draft has validation problems (one issue each)', 404: 'Unknown flow' },
+  },
+  { operation: 'getFlowMachine', method: 'get', path: '/api/v1/flows/:id/versions/:v/machine', success: 'XState v5 machine config', errors: { 404: 'Unknown flow or version' } },
+  { operation: 'listNodeTypes', method: 'get', path: '/api/v1/node-types', success: 'Node types' },
+
+  // Webhook subscriptions.
+  { operation: 'listWebhookSubscriptions', method: 'get', path: '/api/v1/webhook-subscriptions', success: 'Newest first' },
+  {
+    operation: 'createWebhookSubscription',
+    method: 'post',
+    path: '/api/v1/webhook-subscriptions',
+    status: 201,
+    success: 'Subscribed',
+    errors: { 400: 'URL not https (or loopback http), or an unknown event name' },
+  },
+  { operation: 'deleteWebhookSubscription', method: 'delete', path: '/api/v1/webhook-subscriptions/:id', success: 'Deleted', errors: { 404: 'No such subscription' } },
+  { operation: 'listWebhookDeliveries', method: 'get', path: '/api/v1/webhook-subscriptions/:id/deliveries', success: 'Deliveries', errors: { 404: 'No such subscription' } },
+
+  // Integrations (spec "Integrations").
+  { operation: 'listIntegrations', method: 'get', path: '/api/v1/integrations', success: 'Integrations' },
+  { operation: 'createIntegration', method: 'post', path: '/api/v1/integrations', status: 201, success: 'Created', errors: { 400: 'Invalid name (1 to 100 characters), scope or channel' } },
+  { operation: 'rotateIntegration', method: 'post', path: '/api/v1/integrations/:id/rotate', success: 'Rotated', errors: { 404: 'Unknown or revoked integration' } },
+  { operation: 'revokeIntegration', method: 'delete', path: '/api/v1/integrations/:id', success: 'Revoked', errors: { 404: 'Absent or already revoked' } },
+
+  // Identity (contract section 4).
+  { operation: 'listTeam', method: 'get', path: '/api/v1/team', success: 'People' },
+  { operation: 'addPerson', method: 'post', path: '/api/v1/team', status: 201, success: 'Added', errors: { 409: 'Email already in the team' } },
+  {
+    operation: 'updatePerson',
+    method: 'patch',
+    path: '/api/v1/team/:id',
+    success: 'Updated',
+    errors: { 403: 'Lowering your own role or disabling yourself', 409: 'The last active operator (no workspace password)' },
+  },
+  { operation: 'resetPassword', method: 'post', path: '/api/v1/team/:id/reset-password', success: 'New temporary password' },
+  { operation: 'resetTwoFactor', method: 'post', path: '/api/v1/team/:id/reset-two-factor', success: 'Done' },
+  { operation: 'listApiTokens', method: 'get', path: '/api/v1/api-tokens', success: 'Live tokens, newest first' },
+  { operation: 'createApiToken', method: 'post', path: '/api/v1/api-tokens', status: 201, success: 'Created' },
+  { operation: 'revokeApiToken', method: 'delete', path: '/api/v1/api-tokens/:id', success: 'Revoked', errors: { 404: 'Unknown or already revoked' } },
+  { operation: 'getSettings', method: 'get', path: '/api/v1/settings', success: 'Settings' },
+  { operation: 'updateSettings', method: 'patch', path: '/api/v1/settings', success: 'Settings' },
+  { operation: 'listAuditEvents', method: 'get', path: '/api/v1/audit-events', success: 'Events' },
+
+  // System.
+  { operation: 'getRuntimeStats', method: 'get', path: '/api/v1/runtime/stats', success: 'Gauges of this process' },
+  { operation: 'advanceTestClock', method: 'post', path: '/api/v1/test/clock', success: 'The new time', optional: true },
+];

@@ -1,0 +1,99 @@
+// The order live state of GET /api/v1/orders/:id (spec "Order live state"), projected from tables.
+import type { z } from 'zod';
+import type { Queryable } from '../db/db.js';
+import type { liveNodeSchema } from './order-schemas.js';
+import type { FlowRegistry } from '../engine/flows/flow-registry.js';
+import { fromMinor } from '../domain/money.js';
+import { loadNodeRecords, type NodeRecord } from '../engine/runtime/node-record.js';
+import { readOrder } from '../engine/runtime/order-row.js';
+import { orderSummary } from '../engine/runtime/order-summary.js';
+import { readTimeline } from '../engine/runtime/timeline.js';
+import { openWaits } from '../engine/runtime/waits.js';
+
+export type EdgeStatus = 'pending' | 'active' | 'inactive';
+
+function edgeStatus(from: NodeRecord | undefined, branch: string): EdgeStatus {
+  if (!from) return 'pending';
+  if (from.branches.includes(branch)) return 'active';
+  if (['succeeded', 'failed', 'skipped', 'rolled_back'].includes(from.status)) return 'inactive';
+  return 'pending';
+}
+
+/** One node of the live state, as `orderLiveStateSchema` documents it. */
+type LiveNode = z.input<typeof liveNodeSchema>;
+
+/** Returns null for an unknown order. */
+export async function readLiveState(q: Queryable, flows: FlowRegistry, orderId: string) {
+  const order = await readOrder(q, orderId);
+  if (!order) return null;
+  const [{ version, compiled }, records, waits, timeline, lines] = await Promise.all([
+    flows.load(q, order.flowId, order.flowVersion),
+    loadNodeRecords(q, orderId),
+    openWaits(q, orderId),
+    readTimeline(q, orderId),
+    q.query('SELECT * FROM order_lines WHERE order_id = $1 ORDER BY line_no', [orderId]),
+  ]);
+  const nodes: Record<string, LiveNode> = {};
+  for (const [id, c] of compiled.nodes) {
+    const r = records.get(id);
+    nodes[id] = {
+      id,
+      type: c.def.type,
+      label: c.node.label ?? null,
+      status: r?.status ?? 'pending',
+      runs: r?.runs ?? 0,
+      summary: r?.summary ?? null,
+      output: r?.output ?? null,
+      error: r?.error ?? null,
+      branches: r?.branches ?? [],
+      startedAt: r?.startedAt ?? null,
+      endedAt: r?.endedAt ?? null,
+    };
+  }
+  const edges = compiled.edges.map((e) => ({ from: e.from, to: e.to, branch: e.branch, status: edgeStatus(records.get(e.from), e.branch) }));
+  return {
+    orderId: order.id,
+    status: order.status,
+    reason: order.reason,
+    order: {
+      ...orderSummary(order),
+      contactEmail: order.contactEmail,
+      flowId: order.flowId,
+      flowVersion: order.flowVersion,
+      input: order.input,
+      meta: order.meta,
+      restartedFrom: order.restartedFrom,
+      lines: lines.rows.map((l) => ({
+        sku: l.sku,
+        name: l.name,
+        qty: l.qty,
+        unitPrice: l.unit_price_minor === null ? null : fromMinor(Number(l.unit_price_minor), order.currency),
+        sellerId: l.seller_id,
+        locationId: l.location_id,
+        dropped: l.dropped,
+      })),
+      createdAt: order.createdAt,
+    },
+    flow: { id: order.flowId, version: order.flowVersion, name: version.name, graph: version.graph },
+    nodes,
+    edges,
+    // Delays hold the run too (status waiting, listed in waitingOn) but are neither approvals nor events.
+    waits: waits.filter((w): w is typeof w & { kind: 'approval' | 'event' } => w.kind !== 'delay').map((w) => ({
+      nodeId: w.nodeId,
+      kind: w.kind,
+      title: w.title,
+      event: w.event,
+      assignee: w.assignee,
+      amount: w.amountMinor === null ? null : fromMinor(w.amountMinor, order.currency),
+      deadline: w.deadline,
+      since: w.since,
+    })),
+    vars: order.vars,
+    timeline: timeline.map((t) => ({ at: t.at, kind: t.kind, message: t.message, nodeId: t.nodeId, data: t.data })),
+    instanceId: order.instanceId,
+    generation: order.generation,
+    ...(order.rollback ? { rollback: order.rollback } : {}),
+    createdAt: order.createdAt,
+    updatedAt: order.updatedAt,
+  };
+}

@@ -1,0 +1,38 @@
+// The order live state served by GET /api/v1/orders/:id and the live connection, plus the order's document links.
+import type { Queryable } from '../db/db.js';
+import type { Engine } from '../engine/engine-module.js';
+import { readLiveState } from './order-live-state.js';
+import { notFound } from '../domain/errors.js';
+
+export type OrderLiveState = NonNullable<Awaited<ReturnType<typeof readLiveState>>>;
+
+export interface OrderDocumentLink {
+  id: string;
+  kind: string;
+  name: string;
+  contentType: string;
+  createdAt: number;
+  /** Served to a signed-in person at this path. */
+  url: string;
+}
+
+export type OrderView = OrderLiveState & { documents: OrderDocumentLink[] };
+
+/** The live state (spec "Order live state") with `documents`; 404 for an unknown order. */
+export async function readOrderView(q: Queryable, engine: Engine, orderId: string): Promise<OrderView> {
+  const state = await readLiveState(q, engine.registry, orderId);
+  if (!state) throw notFound('Order');
+  const { rows } = await q.query(
+    'SELECT id, kind, name, content_type, created_at FROM order_documents WHERE order_id = $1 ORDER BY created_at, id',
+    [orderId],
+  );
+  const documents = rows.map((r) => ({
+    id: r.id as string,
+    kind: r.kind as string,
+    name: r.name as string,
+    contentType: r.content_type as string,
+    createdAt: Number(r.created_at),
+    url: `/docs/orders/${encodeURIComponent(orderId)}/${encodeURIComponent(r.id)}`,
+  }));
+  return { ...state, documents };
+}

@@ -1,0 +1,79 @@
+// Identity and access module: people, sessions, API tokens, two-factor, throttling, audit, browser protections.
+import type { Context } from 'koa';
+import type { ServiceModule } from './service-module.js';
+import { createIdentityDeps } from '../auth/identity-deps.js';
+import { apiTokenBearer } from '../auth/api-token-bearer.js';
+import { bearerThrottle } from '../auth/bearer-throttle.js';
+import { workspacePasswordBearer } from '../auth/workspace-password-bearer.js';
+import { sessionResolver } from '../auth/session-resolver.js';
+import { cookieNames, readCookie } from '../auth/session-cookie.js';
+import { runIdentityRetention, RETENTION_INTERVAL_MS } from '../auth/identity-retention.js';
+import { browserProtections } from '../http/middleware/browser-protections.js';
+import { identityOperations } from '../application/operations/identity-operations.js';
+import { identityRouter } from '../web/identity/identity-router.js';
+import { homeFallback, restrictedPageRedirect } from '../web/identity/page-guards.js';
+
+/** Sign-in forms are guarded against cross-site posts even before any cookie exists (login CSRF). */
+const GUARDED_WITHOUT_COOKIE = new Set(['/login', '/login/two-factor']);
+
+export const identityModule: ServiceModule = (ctx) => {
+  const deps = createIdentityDeps({
+    db: ctx.db,
+    clock: ctx.clock,
+    logger: ctx.logger,
+    secretKey: ctx.secretKey,
+    iterations: ctx.config.env.PBKDF2_ITERATIONS,
+    workspacePassword: ctx.workspacePassword.value,
+  });
+  const names = () => cookieNames(ctx.baseUrl());
+
+  // Every bearer: the address's cheap throttle check, then a live API token, else one counted guess at the workspace password.
+  const guesses = bearerThrottle(deps);
+  ctx.auth
+    .addBearerGuard(guesses.guard)
+    .addBearer(apiTokenBearer(deps))
+    .setBearerFallback(workspacePasswordBearer(deps.workspacePassword, guesses))
+    .setSessions(sessionResolver(deps, names));
+  ctx.operations.add(...identityOperations(deps));
+
+  /**
+   * The app's own origin is BASE_URL's. Without BASE_URL (local development) the origin the
+   * request was addressed to (scheme + Host) also counts, so http://localhost:3000 works
+   * next to http://127.0.0.1:3000; a cross-site page cannot forge its own Origin header.
+   */
+  const ownOrigins = (c: Context): string[] => {
+    const origins = [new URL(ctx.baseUrl()).origin.toLowerCase()];
+    if (!ctx.config.env.BASE_URL) origins.push(`${c.protocol}://${c.host}`.toLowerCase());
+    return origins;
+  };
+
+  let timer: NodeJS.Timeout | null = null;
+  const retention = () =>
+    runIdentityRetention(deps).catch((err) => ctx.logger.warn({ err: (err as Error).message }, 'identity retention failed'));
+
+  return {
+    before: [
+      browserProtections({
+        ownOrigins,
+        carriesCookie: (c) => {
+          const n = names();
+          return readCookie(c, n.session) !== null || readCookie(c, n.challenge) !== null;
+        },
+        alwaysGuarded: (path) => GUARDED_WITHOUT_COOKIE.has(path),
+      }),
+      restrictedPageRedirect(ctx.auth),
+      homeFallback(ctx.auth),
+    ],
+    routers: [identityRouter({ deps, auth: ctx.auth, names, issuer: ctx.config.env.SERVICE_NAME })],
+    start: async () => {
+      if (!ctx.baseUrl().startsWith('https://') && !/^http:\/\/(127\.|localhost|\[::1\])/.test(ctx.baseUrl()))
+        ctx.logger.warn({ baseUrl: ctx.baseUrl() }, 'BASE_URL is plain http on a non-local address: session cookies are not Secure');
+      await retention();
+      timer = setInterval(() => void retention(), RETENTION_INTERVAL_MS);
+      timer.unref();
+    },
+    stop: async () => {
+      if (timer) clearInterval(timer);
+    },
+  };
+};

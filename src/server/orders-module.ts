@@ -1,0 +1,68 @@
+// Orders module: the orders, flows and webhook-subscription operations, outbound webhook delivery,
+// order documents and the live order connection.
+import type { Context } from 'koa';
+import type { ServiceModule } from './service-module.js';
+import { cursorKey } from '../orders/list-cursor.js';
+import { detectSearchMode } from '../orders/order-search.js';
+import { orderOperations } from '../application/operations/order-operations.js';
+import { flowOperations } from '../application/operations/flow-operations.js';
+import { webhookOperations } from '../application/operations/webhook-operations.js';
+import { webhookSealKey } from '../webhooks/subscription-store.js';
+import { DeliveryWorker } from '../webhooks/delivery-worker.js';
+import { DELIVERY_TIMER_KIND } from '../webhooks/delivery-schedule.js';
+import { webhookSink } from '../webhooks/webhook-sink.js';
+import { settleDeliveries } from '../webhooks/test-clock-settle.js';
+import { OrderChangeFeed } from '../web/order-change-feed.js';
+import { OrderLiveSocket } from '../web/order-live-socket.js';
+import { orderDocumentsRouter } from '../web/order-documents-router.js';
+import { proxyOptions } from '../http/proxy-options.js';
+
+export const ordersModule: ServiceModule = async (ctx) => {
+  const engine = ctx.engine;
+  if (!engine) throw new Error('the orders module needs the engine module first');
+  const { db, clock, logger } = ctx;
+  const env = ctx.config.env;
+
+  const searchMode = await detectSearchMode(db);
+  if (searchMode === 'prefix') logger.warn('pg_trgm is not installed: order search matches field prefixes only');
+  const sealKey = webhookSealKey(ctx.secretKey);
+  ctx.operations.add(
+    ...orderOperations({ db, clock, engine, cursorKey: cursorKey(ctx.secretKey), searchMode: () => searchMode }),
+    ...flowOperations({ db, clock, engine }),
+    ...webhookOperations({ db, clock, sealKey }),
+  );
+
+  const worker = new DeliveryWorker({
+    db,
+    clock,
+    logger: logger.child({ component: 'webhooks' }),
+    sealKey,
+    timeoutMs: env.OUTBOUND_TIMEOUT_MS,
+    allowLoopback: env.OUTBOUND_ALLOW_LOOPBACK,
+    notify: (entries) => engine.scheduler.notify(entries),
+    userAgent: `${env.SERVICE_NAME}-webhooks/1`,
+    probe: engine.probe,
+  });
+  engine.timerHandlers.set(DELIVERY_TIMER_KIND, (timerId) => worker.fireTimer(timerId));
+  engine.outbox.addSink(webhookSink({ clock, worker, timeoutMs: env.OUTBOUND_TIMEOUT_MS }));
+  ctx.testClock?.onAdvanced(settleDeliveries(db, engine.outbox, worker));
+
+  const feed = new OrderChangeFeed(engine.runtime.changes);
+  const ownOrigins = (c: Context): string[] => {
+    const origins = [new URL(ctx.baseUrl()).origin.toLowerCase()];
+    if (!env.BASE_URL) origins.push(`${c.protocol}://${c.host}`.toLowerCase());
+    return origins;
+  };
+  const live = new OrderLiveSocket({ auth: ctx.auth, operations: ctx.operations, engine, db, feed, logger, koaOptions: proxyOptions(env.TRUST_PROXY), ownOrigins });
+
+  return {
+    routers: [orderDocumentsRouter({ auth: ctx.auth, db })],
+    upgrades: [live.route()],
+    start: async () => feed.start(),
+    stop: async () => {
+      await live.close();
+      feed.stop();
+      await worker.stop();
+    },
+  };
+};

@@ -1,0 +1,47 @@
+// The context every feature module receives, and what the caller of startService may ask for.
+import type { Redis } from 'ioredis';
+import type { Config } from '../config/config.js';
+import type { Logger } from '../logging/logger.js';
+import type { Db } from '../db/db.js';
+import type { Clock } from '../engine/clock.js';
+import type { TestClockController } from '../engine/test-clock-controller.js';
+import type { WorkspacePassword } from '../config/workspace-password.js';
+import type { Authenticator } from '../auth/authenticator.js';
+import type { HealthRegistry } from './health.js';
+import type { HttpRoute } from '../http/route.js';
+import type { OperationRegistry } from '../application/operation-registry.js';
+import type { Engine, EngineOptions } from '../engine/engine-module.js';
+
+/** Everything the edges need, built once per process. */
+export interface ServiceContext {
+  config: Config;
+  logger: Logger;
+  db: Db;
+  clock: Clock;
+  /** The controllable clock when TEST_CLOCK=1. */
+  testClock: TestClockController | null;
+  secretKey: Buffer;
+  workspacePassword: WorkspacePassword;
+  redis: Redis | null;
+  auth: Authenticator;
+  health: HealthRegistry;
+  /** Every operation a caller can perform; modules add theirs, and each transport binds them. */
+  operations: OperationRegistry;
+  /** HTTP routes that are not operations (health, openapi.json, channel adapters); the REST bindings join them at start. */
+  routes: HttpRoute[];
+  /** The public address (BASE_URL, else the address the server listens on). */
+  baseUrl(): string;
+  /** Set by the engine module (first in the module list); later modules build on it. */
+  engine: Engine | null;
+  /** What the caller of startService asked for (modules read their part). */
+  startOptions: StartOptions;
+}
+
+export interface StartOptions {
+  /** Extra `postgres -c` settings for an embedded server (tests turn fsync off). */
+  embeddedSettings?: Record<string, string>;
+  /** Listen at all (tests may use the app without a socket; default true). */
+  listen?: boolean;
+  /** Engine options (extra node types for tests, built-in flows on/off). */
+  engine?: EngineOptions;
+}
