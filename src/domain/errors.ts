@@ -45,20 +45,37 @@ export class ValidationError extends DomainError {
   }
 }
 
-/** A step failure that must not be retried: the step's failure path runs at once. */
-export class TerminalError extends Error {
-  constructor(message: string, readonly code = 'terminal') {
-    super(message);
+/** A step failure that must not be retried: the step's failure path runs at once (outside a step: unprocessable). */
+export class TerminalError extends DomainError {
+  constructor(message: string, code = 'terminal') {
+    super(code, message, 'unprocessable');
     this.name = 'TerminalError';
   }
 }
 
-/** A step failure worth retrying, optionally after `retryAfterMs`. */
-export class RetryableError extends Error {
-  constructor(message: string, readonly retryAfterMs?: number, readonly code = 'retryable') {
-    super(message);
+/** A step failure worth retrying, optionally after `retryAfterMs` (outside a step: unavailable, with Retry-After). */
+export class RetryableError extends DomainError {
+  constructor(message: string, readonly retryAfterMs?: number, code = 'retryable') {
+    super(code, message, 'unavailable', retryAfterMs === undefined ? undefined : { retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)) });
     this.name = 'RetryableError';
   }
+}
+
+/** Kinds of refusal that can pass with time (a dependency down, a limit reached): worth a retry. */
+const TRANSIENT_KINDS: ReadonlySet<ErrorKind> = new Set(['unavailable', 'throttled']);
+
+/**
+ * How a step failure is treated, one rule for every error (DESIGN rule 3): a `TerminalError` or any
+ * other refusal (`DomainError` of a lasting kind: invalid input, not found, conflict...) fails the
+ * step at once, since a retry would meet the same refusal; a `RetryableError`, a transient refusal
+ * (`unavailable`, `throttled`) and an unexpected error (a bug, a dropped connection) are retried by the
+ * node's policy (Temporal and Restate do the same); each attempt's message is kept in the node's
+ * error and the timeline.
+ */
+export function isTerminalFailure(err: unknown): boolean {
+  if (err instanceof RetryableError) return false;
+  if (err instanceof DomainError) return !TRANSIENT_KINDS.has(err.kind);
+  return false;
 }
 
 export const notFound = (what: string): DomainError => new DomainError('not_found', `${what} not found`, 'not_found');

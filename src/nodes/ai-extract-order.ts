@@ -4,7 +4,7 @@ import type { NodeTypeDef, StepResult } from '../engine/node-type.js';
 import { readInboundDocumentText } from '../orders/order-documents.js';
 import { TerminalError } from '../domain/errors.js';
 import { toMinor } from '../domain/money.js';
-import { appendLines, readOrderLines } from '../domain/order-lines-repo.js';
+import { appendLines, readOrderLines } from '../commerce/order-lines-repo.js';
 import type { OrderExtractor } from '../domain/order-extractor.js';
 import { parseOrderText, type ParsedLine } from '../domain/order-text-parser.js';
 import { COMMERCE_PORTS } from './commerce-support.js';

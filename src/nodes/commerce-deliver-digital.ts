@@ -1,7 +1,7 @@
 // Node type `commerce.deliver_digital`: issues one code per unit of every digital line; undo revokes them.
 import type { NodeTypeDef, StepContext, StepResult } from '../engine/node-type.js';
 import { newCommerceId, newHumanCode } from '../domain/commerce-ids.js';
-import { orderStockLines } from '../domain/reserve-order-stock.js';
+import { orderStockLines } from '../commerce/reserve-order-stock.js';
 import { generationOf, noParams, type NoParams } from './commerce-support.js';
 
 /** Shows only the last group of a code: outputs travel in webhooks, the codes themselves stay in the database. */

@@ -3,9 +3,9 @@ import { z } from 'zod';
 import type { NodeTypeDef, StepResult } from '../engine/node-type.js';
 import { fraudScore } from '../domain/fraud-score.js';
 import { convertMinor } from '../domain/fx.js';
-import { readOrderLines } from '../domain/order-lines-repo.js';
+import { readOrderLines } from '../commerce/order-lines-repo.js';
 import type { ShipTo } from '../domain/ship-to.js';
-import { readCommerceSettings } from '../domain/workspace-settings.js';
+import { readCommerceSettings } from '../commerce/workspace-settings.js';
 
 export const fraudScoreParams = z.strictObject({
   /** Overrides the workspace threshold (`fraud.approvalThreshold`) for this node. */

@@ -1,7 +1,7 @@
 // Node type `commerce.handover`: the buyer takes the goods (a staged pickup, or straight over the till).
 import type { NodeTypeDef, StepResult } from '../engine/node-type.js';
-import { fulfillmentOf, reserveOrderStock } from '../domain/reserve-order-stock.js';
-import { consumeReservations, reservationsOf } from '../domain/stock-repo.js';
+import { fulfillmentOf, reserveOrderStock } from '../commerce/reserve-order-stock.js';
+import { consumeReservations, reservationsOf } from '../commerce/stock-repo.js';
 import { generationOf, noParams, type NoParams } from './commerce-support.js';
 
 export const commerceHandover: NodeTypeDef<NoParams> = {

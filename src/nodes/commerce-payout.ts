@@ -1,9 +1,9 @@
 // Node type `commerce.payout`: schedules each accepted third-party seller's payout net of refunds and commission.
 import type { NodeTypeDef, StepContext, StepResult } from '../engine/node-type.js';
-import { sellersById } from '../domain/catalogue-repo.js';
+import { sellersById } from '../commerce/catalogue-repo.js';
 import { computePayouts } from '../domain/payout-math.js';
-import { reverseScheduledPayouts, schedulePayout, succeededRefundsMinor } from '../domain/payouts-repo.js';
-import { sellerOrdersOf } from '../domain/seller-orders-repo.js';
+import { reverseScheduledPayouts, schedulePayout, succeededRefundsMinor } from '../commerce/payouts-repo.js';
+import { sellerOrdersOf } from '../commerce/seller-orders-repo.js';
 import { money, moneyText, noParams, type NoParams } from './commerce-support.js';
 
 async function reverse(ctx: StepContext<NoParams>): Promise<void> {

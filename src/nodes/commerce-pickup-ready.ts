@@ -2,8 +2,8 @@
 import type { NodeTypeDef, StepContext, StepResult } from '../engine/node-type.js';
 import { newCommerceId, newHumanCode } from '../domain/commerce-ids.js';
 import { TerminalError } from '../domain/errors.js';
-import { fulfillmentOf, reserveOrderStock } from '../domain/reserve-order-stock.js';
-import { linkPickup, releaseReservations } from '../domain/stock-repo.js';
+import { fulfillmentOf, reserveOrderStock } from '../commerce/reserve-order-stock.js';
+import { linkPickup, releaseReservations } from '../commerce/stock-repo.js';
 import { generationOf, noParams, type NoParams } from './commerce-support.js';
 
 /** Cancels the staged pickup and releases the units set aside for it. */

@@ -11,7 +11,7 @@ import { convertMinor } from '../domain/fx.js';
 import { fromMinor, toMinor } from '../domain/money.js';
 import { isPoBox } from '../domain/po-box.js';
 import type { ShipTo } from '../domain/ship-to.js';
-import { readCommerceSettings } from '../domain/workspace-settings.js';
+import { readCommerceSettings } from '../commerce/workspace-settings.js';
 
 export const POLICY_RULES = ['no_po_box', 'credit_limit', 'max_total'] as const;
 

@@ -1,11 +1,11 @@
 // Node type `commerce.price`: fills missing unit prices from the catalogue in the order currency, then totals the order.
 import type { NodeTypeDef, StepResult } from '../engine/node-type.js';
-import { productsBySku } from '../domain/catalogue-repo.js';
+import { productsBySku } from '../commerce/catalogue-repo.js';
 import { TerminalError } from '../domain/errors.js';
 import { convertMinor } from '../domain/fx.js';
-import { readOrderLines, setLinePrice, writeOrderTotals } from '../domain/order-lines-repo.js';
+import { readOrderLines, setLinePrice, writeOrderTotals } from '../commerce/order-lines-repo.js';
 import { computeTotals } from '../domain/order-totals.js';
-import { readCommerceSettings } from '../domain/workspace-settings.js';
+import { readCommerceSettings } from '../commerce/workspace-settings.js';
 import { money, moneyText, noParams, type NoParams } from './commerce-support.js';
 
 export const commercePrice: NodeTypeDef<NoParams> = {

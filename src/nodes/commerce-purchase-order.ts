@@ -2,8 +2,8 @@
 import { z } from 'zod';
 import type { NodeTypeDef, StepContext, StepResult } from '../engine/node-type.js';
 import { newCommerceId } from '../domain/commerce-ids.js';
-import { pricedLine, readOrderLines } from '../domain/order-lines-repo.js';
-import { fulfillmentOf } from '../domain/reserve-order-stock.js';
+import { pricedLine, readOrderLines } from '../commerce/order-lines-repo.js';
+import { fulfillmentOf } from '../commerce/reserve-order-stock.js';
 import { generationOf, money, moneyText } from './commerce-support.js';
 
 export const purchaseOrderParams = z.strictObject({

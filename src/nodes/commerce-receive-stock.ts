@@ -1,10 +1,10 @@
 // Node type `commerce.receive_stock`: books the delivered goods onto the shelf (goods receipt).
 import type { NodeTypeDef, StepContext, StepResult } from '../engine/node-type.js';
-import { locationsById, productsBySku } from '../domain/catalogue-repo.js';
+import { locationsById, productsBySku } from '../commerce/catalogue-repo.js';
 import { newCommerceId } from '../domain/commerce-ids.js';
 import { TerminalError } from '../domain/errors.js';
-import { readOrderLines } from '../domain/order-lines-repo.js';
-import { fulfillmentOf } from '../domain/reserve-order-stock.js';
+import { readOrderLines } from '../commerce/order-lines-repo.js';
+import { fulfillmentOf } from '../commerce/reserve-order-stock.js';
 import { generationOf, noParams, type NoParams } from './commerce-support.js';
 
 /** Takes received units back off the count (they were booked by mistake or the order was undone). */

@@ -1,7 +1,7 @@
 // Node type `commerce.reserve_stock`: holds stock for every physical line; undo releases what is still held.
 import type { NodeTypeDef, StepContext, StepResult } from '../engine/node-type.js';
-import { reserveOrderStock } from '../domain/reserve-order-stock.js';
-import { releaseReservations } from '../domain/stock-repo.js';
+import { reserveOrderStock } from '../commerce/reserve-order-stock.js';
+import { releaseReservations } from '../commerce/stock-repo.js';
 import { FALLIBLE_STEP, generationOf, noParams, type NoParams } from './commerce-support.js';
 
 async function release(ctx: StepContext<NoParams>): Promise<void> {

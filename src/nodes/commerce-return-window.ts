@@ -1,7 +1,7 @@
 // Node type `commerce.return_window`: reads the workspace return window and sets vars.returnWindow for a wait.delay.
 import { z } from 'zod';
 import type { NodeTypeDef, StepResult } from '../engine/node-type.js';
-import { readCommerceSettings } from '../domain/workspace-settings.js';
+import { readCommerceSettings } from '../commerce/workspace-settings.js';
 
 export const returnWindowParams = z.strictObject({
   /** Overrides the workspace's `returnWindowDays` for this flow. */

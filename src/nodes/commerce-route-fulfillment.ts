@@ -3,11 +3,11 @@ import { z } from 'zod';
 import type { NodeTypeDef, StepResult } from '../engine/node-type.js';
 import { TerminalError } from '../domain/errors.js';
 import { haversineKm } from '../domain/geo.js';
-import { setLineLocation } from '../domain/order-lines-repo.js';
-import { fulfillmentOf, orderStockLines } from '../domain/reserve-order-stock.js';
+import { setLineLocation } from '../commerce/order-lines-repo.js';
+import { fulfillmentOf, orderStockLines } from '../commerce/reserve-order-stock.js';
 import { shipToPoint, type ShipTo } from '../domain/ship-to.js';
 import { chooseStockLocation } from '../domain/stock-allocation.js';
-import { stockCandidates } from '../domain/stock-repo.js';
+import { stockCandidates } from '../commerce/stock-repo.js';
 
 export const routeFulfillmentParams = z.strictObject({
   /** Try this kind of location first (d2c: `store`, so local stores ship before warehouses); `any` = no preference. */

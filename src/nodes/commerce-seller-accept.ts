@@ -2,11 +2,11 @@
 import { z } from 'zod';
 import type { NodeTypeDef, StepResult } from '../engine/node-type.js';
 import { TerminalError } from '../domain/errors.js';
-import { dropLines, pricedLine, readOrderLines, writeOrderTotals } from '../domain/order-lines-repo.js';
+import { dropLines, pricedLine, readOrderLines, writeOrderTotals } from '../commerce/order-lines-repo.js';
 import { computeTotals } from '../domain/order-totals.js';
 import { evaluateSellerAccept, type SellerAcceptCommand } from '../domain/seller-accept.js';
-import { sellerOrdersOf, setSellerOrderStatus } from '../domain/seller-orders-repo.js';
-import { readCommerceSettings } from '../domain/workspace-settings.js';
+import { sellerOrdersOf, setSellerOrderStatus } from '../commerce/seller-orders-repo.js';
+import { readCommerceSettings } from '../commerce/workspace-settings.js';
 import { money, moneyText } from './commerce-support.js';
 
 export const sellerAcceptParams = z.strictObject({

@@ -1,8 +1,8 @@
 // Node type `commerce.ship`: books a carrier shipment per ship-from location for the reserved lines.
 import { z } from 'zod';
 import type { NodeTypeDef, StepContext, StepResult } from '../engine/node-type.js';
-import { reserveOrderStock } from '../domain/reserve-order-stock.js';
-import { consumeReservations, reservationsOf, restockShipments } from '../domain/stock-repo.js';
+import { reserveOrderStock } from '../commerce/reserve-order-stock.js';
+import { consumeReservations, reservationsOf, restockShipments } from '../commerce/stock-repo.js';
 import { carrierPort, FALLIBLE_STEP, generationOf, simulateOf } from './commerce-support.js';
 
 export const shipParams = z.strictObject({

@@ -1,9 +1,9 @@
 // Node type `commerce.split_by_seller`: one seller order per seller; `accepted` when nothing is pending, else `awaiting`.
 import type { NodeTypeDef, StepContext, StepResult } from '../engine/node-type.js';
-import { productsBySku, sellersById } from '../domain/catalogue-repo.js';
+import { productsBySku, sellersById } from '../commerce/catalogue-repo.js';
 import { TerminalError } from '../domain/errors.js';
-import { pricedLine, readOrderLines, setLineSeller } from '../domain/order-lines-repo.js';
-import { cancelOpenSellerOrders, insertSellerOrder, sellerOrdersOf } from '../domain/seller-orders-repo.js';
+import { pricedLine, readOrderLines, setLineSeller } from '../commerce/order-lines-repo.js';
+import { cancelOpenSellerOrders, insertSellerOrder, sellerOrdersOf } from '../commerce/seller-orders-repo.js';
 import { splitBySeller } from '../domain/seller-split.js';
 import { money, noParams, type NoParams } from './commerce-support.js';
 

@@ -1,11 +1,11 @@
 // Shared helpers of the commerce node types: ports with their in-database defaults, money output, run scoping.
 import { z } from 'zod';
 import type { OrderView, StepServices } from '../engine/node-type.js';
-import type { Carrier } from '../domain/carrier.js';
-import { ledgerCarrier } from '../domain/ledger-carrier.js';
-import { ledgerPaymentGateway } from '../domain/ledger-payment-gateway.js';
+import type { Carrier } from '../commerce/carrier.js';
+import { ledgerCarrier } from '../commerce/ledger-carrier.js';
+import { ledgerPaymentGateway } from '../commerce/ledger-payment-gateway.js';
 import { fromMinor, minorDigits } from '../domain/money.js';
-import type { PaymentGateway } from '../domain/payment-gateway.js';
+import type { PaymentGateway } from '../commerce/payment-gateway.js';
 import { simulateSwitches, type SimulateSwitch } from '../domain/simulate.js';
 
 /**

@@ -2,8 +2,8 @@
 import type { Queryable } from '../db/db.js';
 import { notFound } from '../domain/errors.js';
 import { fromMinor } from '../domain/money.js';
-import { payoutsOf } from '../domain/payouts-repo.js';
-import { sellerOrdersOfSeller } from '../domain/seller-orders-repo.js';
+import { payoutsOf } from '../commerce/payouts-repo.js';
+import { sellerOrdersOfSeller } from '../commerce/seller-orders-repo.js';
 
 /** A seller's seller orders, newest first (at most 500); 404 for an unknown seller. */
 export async function sellerOrdersView(q: Queryable, sellerId: string) {

@@ -8,7 +8,7 @@ import type { OrderInput } from '../domain/order-input-schema.js';
 import { fxRate } from '../domain/fx.js';
 import { toMinor } from '../domain/money.js';
 import { computeTotals } from '../domain/order-totals.js';
-import { readCommerceSettings } from '../domain/workspace-settings.js';
+import { readCommerceSettings } from '../commerce/workspace-settings.js';
 import { claimIdempotencyKey, type IdempotencyClaim } from './idempotency.js';
 import { resolvePublishedVersion } from './flow-version.js';
 import { storeOrderDocument } from './order-documents.js';

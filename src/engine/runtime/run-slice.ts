@@ -14,7 +14,7 @@ import type { PoolClient } from 'pg';
 import type { Clock } from '../clock.js';
 import { COMPILER_VERSION, FINAL_STATES, type CompiledFlow, type FlowEvent, type FlowOutput } from '../compiler.js';
 import { DEFAULT_RETRY_POLICY, type StepContext, type StepResult, type StepServices, type WaitResolution } from '../node-type.js';
-import { TerminalError } from '../../domain/errors.js';
+import { isTerminalFailure } from '../../domain/errors.js';
 import type { NewTimer } from '../scheduler/timer-store.js';
 import { emptyNodeRecord, loadNodeRecords, saveNodeRecords, type NodeRecord } from './node-record.js';
 import { orderView, toOrderRow, type OrderRow, type OrderStatus, type PersistedSnapshot } from './order-row.js';
@@ -308,7 +308,7 @@ export class RunSlice {
     const compiled = this.flow.nodes.get(nodeId)!;
     const rec = this.node(nodeId);
     const message = err instanceof Error ? err.message : String(err);
-    const terminal = err instanceof TerminalError;
+    const terminal = isTerminalFailure(err);
     const policy = compiled.def.retry ?? DEFAULT_RETRY_POLICY;
     rec.error = message;
     if (!terminal && attempt < policy.attempts) {

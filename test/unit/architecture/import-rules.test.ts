@@ -13,12 +13,14 @@ const CHANNEL_FEATURES = ['channels', 'webhooks'] as const;
 
 /** docs/architecture.md "Layers": dependencies point inward. */
 const LAYER_RULES: readonly LayerRule[] = [
-  { from: 'domain', notInto: [...EDGES, ...CHANNEL_FEATURES, 'application', 'orders', 'engine', 'auth', 'nodes'], why: 'domain rules are pure: no engine, no edge' },
-  { from: 'engine', notInto: [...EDGES, ...CHANNEL_FEATURES, 'application', 'orders', 'auth'], why: 'the engine owns runs and is hosted by the service, not the reverse' },
-  { from: 'db', notInto: [...EDGES, ...CHANNEL_FEATURES, 'application', 'orders', 'auth', 'domain', 'nodes'], why: 'the database layer serves everything above it' },
-  { from: 'lib', notInto: [...EDGES, ...CHANNEL_FEATURES, 'application', 'orders', 'engine', 'auth', 'domain', 'db', 'nodes'], why: 'lib holds dependency-free helpers' },
+  { from: 'domain', notInto: [...EDGES, ...CHANNEL_FEATURES, 'application', 'orders', 'commerce', 'engine', 'auth', 'nodes', 'db'], why: 'domain rules are pure: no database, no engine, no edge' },
+  { from: 'commerce', notInto: [...EDGES, ...CHANNEL_FEATURES, 'application', 'orders', 'auth', 'nodes'], why: 'commerce stores and gateways serve the steps and the orders feature' },
+  { from: 'engine', notInto: [...EDGES, ...CHANNEL_FEATURES, 'application', 'orders', 'commerce', 'auth'], why: 'the engine owns runs and is hosted by the service, not the reverse' },
+  { from: 'db', notInto: [...EDGES, ...CHANNEL_FEATURES, 'application', 'orders', 'commerce', 'auth', 'domain', 'nodes'], why: 'the database layer serves everything above it' },
+  { from: 'lib', notInto: [...EDGES, ...CHANNEL_FEATURES, 'application', 'orders', 'commerce', 'engine', 'auth', 'domain', 'db', 'nodes'], why: 'lib holds dependency-free helpers' },
   { from: 'auth', notInto: [...EDGES, ...CHANNEL_FEATURES, 'application', 'orders'], why: 'identity is a feature the operations use, not an edge' },
   { from: 'orders', notInto: [...EDGES, ...CHANNEL_FEATURES, 'application'], why: 'the orders feature serves the operations and the channels' },
+  { from: 'nodes', notInto: [...EDGES, ...CHANNEL_FEATURES, 'application'], why: 'steps run inside the engine: no transport, no operation' },
   { from: 'application', notInto: EDGES, why: 'operations are transport-free: every edge binds them, none is imported' },
   { from: 'channels', notInto: [...EDGES, 'application'], why: 'channel adapters call the orders feature; the HTTP edge mounts them' },
   { from: 'webhooks', notInto: [...EDGES, 'application', 'channels'], why: 'outbound delivery is a feature the orders module wires' },

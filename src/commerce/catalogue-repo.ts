@@ -1,7 +1,7 @@
 // Catalogue reads for the commerce steps: products (USD prices, seller, digital flag), sellers, locations.
 import type { Queryable } from '../db/db.js';
 import { cachedRows } from '../db/transaction-read-cache.js';
-import type { SellerSettings } from './seller-settings.js';
+import type { SellerSettings } from '../domain/seller-settings.js';
 
 export interface ProductRow {
   sku: string;

@@ -3,7 +3,7 @@
 // Every call gets the order's transaction so the in-database implementation records in the
 // same commit as the step; a remote gateway would ignore it and keep its own idempotency keys.
 import type { Queryable } from '../db/db.js';
-import type { SimulateSwitch } from './simulate.js';
+import type { SimulateSwitch } from '../domain/simulate.js';
 
 export interface AuthorizeRequest {
   orderId: string;

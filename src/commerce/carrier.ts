@@ -1,6 +1,6 @@
 // The carrier port: book a shipment for lines leaving one location, and cancel it.
 import type { Queryable } from '../db/db.js';
-import type { SimulateSwitch } from './simulate.js';
+import type { SimulateSwitch } from '../domain/simulate.js';
 
 export interface ShipmentLine {
   lineNo: number;

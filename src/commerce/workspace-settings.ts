@@ -1,7 +1,7 @@
 // Reads the administrator's workspace settings the commerce steps need (rates, tax, return window, fraud threshold).
 import type { Queryable } from '../db/db.js';
 import { cachedRows } from '../db/transaction-read-cache.js';
-import type { ExchangeRates } from './fx.js';
+import type { ExchangeRates } from '../domain/fx.js';
 
 export interface CommerceSettings {
   exchangeRates: ExchangeRates;

@@ -1,7 +1,7 @@
 // Seller orders in PostgreSQL: one per order and seller (first party: seller NULL), their statuses and reasons.
 import type { Queryable } from '../db/db.js';
-import { newCommerceId } from './commerce-ids.js';
-import type { SellerOrderStatus } from './seller-split.js';
+import { newCommerceId } from '../domain/commerce-ids.js';
+import type { SellerOrderStatus } from '../domain/seller-split.js';
 
 export interface SellerOrderLine {
   lineNo: number;

@@ -1,7 +1,7 @@
 // Stock bookkeeping: reservations against stock_levels, consuming them when goods leave, releasing and restocking on undo.
 import type { Queryable } from '../db/db.js';
-import { newCommerceId } from './commerce-ids.js';
-import type { StockCandidate } from './stock-allocation.js';
+import { newCommerceId } from '../domain/commerce-ids.js';
+import type { StockCandidate } from '../domain/stock-allocation.js';
 
 export interface ReservationRow {
   id: string;

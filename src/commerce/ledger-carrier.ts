@@ -1,7 +1,7 @@
 // The in-database carrier: records shipments with a tracking number, honouring `meta.simulate: ship_error`.
 import { randomBytes } from 'node:crypto';
-import { newCommerceId } from './commerce-ids.js';
-import { RetryableError } from './errors.js';
+import { newCommerceId } from '../domain/commerce-ids.js';
+import { RetryableError } from '../domain/errors.js';
 import type { Carrier } from './carrier.js';
 
 /** Name recorded on shipments booked through the in-database carrier. */

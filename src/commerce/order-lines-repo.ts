@@ -1,7 +1,7 @@
 // The order's lines and totals as the commerce steps read and change them (pricing, extraction, dropping).
 import type { Queryable } from '../db/db.js';
 import { cachedRows } from '../db/transaction-read-cache.js';
-import type { OrderTotals } from './order-totals.js';
+import type { OrderTotals } from '../domain/order-totals.js';
 
 export interface OrderLineRow {
   lineNo: number;

@@ -1,7 +1,7 @@
 // The in-database payment gateway: records authorizations, charges and refunds, honouring `meta.simulate`.
 import type { Queryable } from '../db/db.js';
-import { newCommerceId } from './commerce-ids.js';
-import { RetryableError, TerminalError } from './errors.js';
+import { newCommerceId } from '../domain/commerce-ids.js';
+import { RetryableError, TerminalError } from '../domain/errors.js';
 import type { AuthorizationRecord, PaymentGateway } from './payment-gateway.js';
 
 function toAuthorization(r: any): AuthorizationRecord {

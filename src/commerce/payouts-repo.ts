@@ -1,7 +1,7 @@
 // Payouts in PostgreSQL: scheduled per accepted third-party seller; reversed on undo unless already paid.
 import type { Queryable } from '../db/db.js';
-import { newCommerceId } from './commerce-ids.js';
-import type { PayoutAmounts } from './payout-math.js';
+import { newCommerceId } from '../domain/commerce-ids.js';
+import type { PayoutAmounts } from '../domain/payout-math.js';
 
 export type PayoutStatus = 'scheduled' | 'reversed' | 'paid';
 

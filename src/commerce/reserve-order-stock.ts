@@ -1,11 +1,11 @@
 // Reserving an order's physical lines: pinned location, else the pickup store, else the nearest/best stocked location.
 import type { Queryable } from '../db/db.js';
 import { productsBySku, type ProductRow } from './catalogue-repo.js';
-import { TerminalError } from './errors.js';
+import { TerminalError } from '../domain/errors.js';
 import { readOrderLines, type OrderLineRow } from './order-lines-repo.js';
-import { shipToPoint, type ShipTo } from './ship-to.js';
-import { simulateSwitches } from './simulate.js';
-import { chooseStockLocation } from './stock-allocation.js';
+import { shipToPoint, type ShipTo } from '../domain/ship-to.js';
+import { simulateSwitches } from '../domain/simulate.js';
+import { chooseStockLocation } from '../domain/stock-allocation.js';
 import { reservationsOf, reserveAt, stockCandidates, type ReservationRow } from './stock-repo.js';
 
 /** What a stock step needs to know about the order. */
