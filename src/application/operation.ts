@@ -16,7 +16,7 @@ export interface CallContext {
 export type OperationInput = z.ZodObject;
 
 export interface Operation<I extends OperationInput = OperationInput, O extends z.ZodType = z.ZodType> {
-  /** Stable camelCase name: the OpenAPI operationId, the agents' tool name, the dashboard's call. */
+  /** Stable name: camelCase for the API (the OpenAPI operationId), snake_case for agents' tools (contract 11). */
   name: string;
   /** One line, imperative ("Start an order on a published flow"). */
   summary: string;
@@ -27,6 +27,12 @@ export interface Operation<I extends OperationInput = OperationInput, O extends 
   /** The lowest role that may call it; checked by the registry before the input is read. */
   role: Role;
   effect: OperationEffect;
+  /**
+   * Who reaches it: `api` operations (the default) are bound to REST and serve the dashboard;
+   * `agents` operations are the tools of contract section 11 (snake_case names), served as MCP
+   * tools, A2A skills and to the assistant, with the inputs and outputs agents are promised.
+   */
+  audience?: 'api' | 'agents';
   /** Callers restricted by a temporary password or missing two-factor may still call it (Account-page actions). */
   allowRestricted?: boolean;
   input: I;

@@ -1,7 +1,7 @@
 // Money in integer minor units; the one rounding function (DESIGN rule 8).
 
 /** Minor-unit digits per currency; absent means 2. JPY and friends have none, BHD and friends three. */
-const MINOR_DIGITS: Record<string, number> = { JPY: 0, KRW: 0, VND: 0, CLP: 0, ISK: 0, HUF: 2, BHD: 3, KWD: 3, JOD: 3, OMR: 3, TND: 3 };
+export const MINOR_DIGITS: Readonly<Record<string, number>> = { JPY: 0, KRW: 0, VND: 0, CLP: 0, ISK: 0, HUF: 2, BHD: 3, KWD: 3, JOD: 3, OMR: 3, TND: 3 };
 
 export function minorDigits(currency: string): number {
   return MINOR_DIGITS[currency.toUpperCase()] ?? 2;

@@ -42,7 +42,11 @@ export interface OrderListRow {
 const COLUMNS = `id, model, channel, external_id, contact_email, status, title, flow_id, flow_version, instance_id, generation,
   customer_id, currency, total_minor, waiting_on, waiting_at, waiting_since, created_at, updated_at`;
 
-function toListRow(r: any): OrderListRow {
+/** The list columns of `orders`, for queries that answer list rows. */
+export const LIST_COLUMNS = COLUMNS;
+
+/** One `orders` row (selected with LIST_COLUMNS) as a list row. */
+export function toListRow(r: any): OrderListRow {
   return {
     id: r.id,
     model: r.model,

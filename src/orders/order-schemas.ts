@@ -43,7 +43,7 @@ export const orderListRowSchema = z.object({
 
 export const orderListSchema = z.object({ orders: z.array(orderListRowSchema), nextCursor: z.string().nullable() }).meta({ id: 'OrderList' });
 
-const orderSummarySchema = z.looseObject({
+export const orderSummarySchema = z.looseObject({
   id: z.string(),
   model: z.string(),
   channel: z.string(),

@@ -7,6 +7,7 @@ import { detectSearchMode } from '../orders/order-search.js';
 import { orderOperations } from '../application/operations/order-operations.js';
 import { flowOperations } from '../application/operations/flow-operations.js';
 import { webhookOperations } from '../application/operations/webhook-operations.js';
+import { agentTools } from '../application/operations/agent-tools.js';
 import { webhookSealKey } from '../webhooks/subscription-store.js';
 import { DeliveryWorker } from '../webhooks/delivery-worker.js';
 import { DELIVERY_TIMER_KIND } from '../webhooks/delivery-schedule.js';
@@ -26,8 +27,10 @@ export const ordersModule: ServiceModule = async (ctx) => {
   const searchMode = await detectSearchMode(db);
   if (searchMode === 'prefix') logger.warn('pg_trgm is not installed: order search matches field prefixes only');
   const sealKey = webhookSealKey(ctx.secretKey);
+  const orderDeps = { db, clock, engine, cursorKey: cursorKey(ctx.secretKey), searchMode: () => searchMode };
   ctx.operations.add(
-    ...orderOperations({ db, clock, engine, cursorKey: cursorKey(ctx.secretKey), searchMode: () => searchMode }),
+    ...orderOperations(orderDeps),
+    ...agentTools({ ...orderDeps, runtime: engine.runtime }),
     ...flowOperations({ db, clock, engine }),
     ...webhookOperations({ db, clock, sealKey }),
   );

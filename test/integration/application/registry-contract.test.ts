@@ -1,9 +1,10 @@
-// Registry contract: every operation the service registers is complete (name, docs, role, effect, schemas) and
-// reachable over REST through exactly one binding; every binding names a registered operation.
+// Registry contract: every operation the service registers is complete (name, docs, role, effect, schemas); API
+// operations are reachable over REST through exactly one binding; agents' tools are exactly contract section 11's.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { startTestService, type TestService } from '../../support/test-service.js';
 import { REST_BINDINGS } from '../../../src/http/rest/rest-bindings.js';
+import { AGENT_TOOL_NAMES } from '../../../src/application/operations/agent-tools.js';
 import { roles } from '../../../src/auth/roles.js';
 
 let t: TestService;
@@ -15,11 +16,11 @@ afterAll(async () => {
 });
 
 describe('operation registry contract', () => {
-  it('every operation has a camelCase name, summary, description, feature, role, effect and zod input and output', () => {
+  it('every operation has a name, summary, description, feature, role, effect and zod input and output', () => {
     const ops = t.service.ctx.operations.list();
-    expect(ops.length).toBeGreaterThanOrEqual(35);
+    expect(ops.length).toBeGreaterThanOrEqual(45);
     for (const op of ops) {
-      expect(op.name, op.name).toMatch(/^[a-z][A-Za-z]+$/);
+      expect(op.name, op.name).toMatch(op.audience === 'agents' ? /^[a-z]+(_[a-z]+)*$/ : /^[a-z][A-Za-z]+$/);
       expect(op.summary.length, `${op.name} summary`).toBeGreaterThan(5);
       expect(op.description.length, `${op.name} description`).toBeGreaterThan(20);
       expect(op.feature, `${op.name} feature`).toMatch(/^[a-z-]+$/);
@@ -28,15 +29,31 @@ describe('operation registry contract', () => {
       expect(op.input, `${op.name} input`).toBeInstanceOf(z.ZodObject);
       expect(op.output, `${op.name} output`).toBeInstanceOf(z.ZodType);
       if (op.example !== undefined) expect(op.input.safeParse(op.example).success, `${op.name} example`).toBe(true);
-      // A write an operation takes input for documents what it takes: an example for client developers and agents.
+      // An operation that takes input documents it: an example for client developers and agents.
       if (op.effect === 'write' && Object.keys(op.input.shape).length > 0) expect(op.example, `${op.name} example`).toBeDefined();
     }
   });
 
-  it('each operation has exactly one REST binding, and each binding names a registered operation (optional ones aside)', () => {
-    const names = t.service.ctx.operations.list().map((op) => op.name);
-    for (const name of names) expect(REST_BINDINGS.filter((b) => b.operation === name).length, name).toBe(1);
+  it('each API operation has exactly one REST binding, and each binding names a registered operation (optional ones aside)', () => {
+    const api = t.service.ctx.operations.list().filter((op) => op.audience !== 'agents');
+    for (const op of api) expect(REST_BINDINGS.filter((b) => b.operation === op.name).length, op.name).toBe(1);
+    const names = api.map((op) => op.name);
     for (const binding of REST_BINDINGS) if (!binding.optional) expect(names, binding.operation).toContain(binding.operation);
+  });
+
+  it("the agents' tools are exactly the skills of the spec, with the spec's roles and access, and none is bound to REST", () => {
+    const tools = t.service.ctx.operations.list().filter((op) => op.audience === 'agents');
+    // assess_order is registered by the agents module once built; every other skill must be here.
+    const expected = AGENT_TOOL_NAMES.filter((n) => n !== 'assess_order' || t.service.ctx.operations.get('assess_order'));
+    expect(tools.map((op) => op.name).sort()).toEqual([...expected].sort());
+    const spec: Record<string, [string, string]> = {
+      chat: ['viewer', 'read'], place_order: ['operator', 'write'], needs_attention: ['viewer', 'read'], find_orders: ['viewer', 'read'],
+      get_order: ['viewer', 'read'], assess_order: ['viewer', 'read'], find_products: ['viewer', 'read'], list_flows: ['viewer', 'read'],
+      get_flow: ['viewer', 'read'], propose_flow_change: ['operator', 'read'], decide_approval: ['approver', 'write'],
+      deliver_event: ['operator', 'write'], cancel_order: ['operator', 'write'], publish_flow: ['operator', 'write'], run_stock_review: ['operator', 'write'],
+    };
+    for (const op of tools) expect([op.role, op.effect], op.name).toEqual(spec[op.name]);
+    for (const binding of REST_BINDINGS) expect(tools.map((op) => op.name)).not.toContain(binding.operation);
   });
 
   it('the registry is what the REST edge calls: a viewer calling a write operation is refused by the registry itself', async () => {

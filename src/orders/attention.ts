@@ -1,0 +1,73 @@
+// needs_attention: open approvals oldest first, orders that failed lately, orders stuck on a business event.
+import type { Queryable } from '../db/db.js';
+import { fromMinor } from '../domain/money.js';
+import { LIST_COLUMNS, toListRow, type OrderListRow } from './order-list.js';
+
+/** How far back failed and rolled-back orders count (contract section 11: the last 3 days). */
+export const FAILED_WINDOW_MS = 3 * 86_400_000;
+/** How long an order waits on a business event before it needs attention (over a day). */
+export const STUCK_AFTER_MS = 86_400_000;
+/** Each list is capped; the counts say how many there are in all. */
+export const ATTENTION_LIST_MAX = 100;
+
+export interface OpenApproval {
+  orderId: string;
+  nodeId: string;
+  title: string | null;
+  assignee: string | null;
+  amount: number | null;
+  currency: string;
+  deadline: number | null;
+  since: number;
+  orderTitle: string | null;
+}
+
+export interface Attention {
+  approvals: OpenApproval[];
+  failed: OrderListRow[];
+  waiting: (OrderListRow & { event: string | null; since: number })[];
+  counts: { approvals: number; failed: number; waiting: number };
+}
+
+export async function needsAttention(q: Queryable, now: number): Promise<Attention> {
+  const [approvals, failed, waiting] = await Promise.all([
+    q.query(
+      `SELECT w.order_id, w.node_id, w.title, w.assignee, w.amount_minor, w.deadline, w.since, o.currency, o.title AS order_title,
+              count(*) OVER () AS n
+         FROM order_waits w JOIN orders o ON o.id = w.order_id AND o.generation = w.generation
+        WHERE w.kind = 'approval' AND w.status = 'open'
+        ORDER BY w.since, w.order_id LIMIT $1`,
+      [ATTENTION_LIST_MAX],
+    ),
+    q.query(
+      `SELECT ${LIST_COLUMNS}, count(*) OVER () AS n FROM orders
+        WHERE status IN ('failed', 'rolled_back') AND updated_at >= $1
+        ORDER BY updated_at DESC, id DESC LIMIT $2`,
+      [now - FAILED_WINDOW_MS, ATTENTION_LIST_MAX],
+    ),
+    q.query(
+      `SELECT ${LIST_COLUMNS.replace(/(\w+)/g, 'o.$1')}, w.event AS wait_event, w.since AS wait_since, count(*) OVER () AS n
+         FROM order_waits w JOIN orders o ON o.id = w.order_id AND o.generation = w.generation
+        WHERE w.kind = 'event' AND w.status = 'open' AND w.since <= $1
+        ORDER BY w.since, o.id LIMIT $2`,
+      [now - STUCK_AFTER_MS, ATTENTION_LIST_MAX],
+    ),
+  ]);
+  const total = (rows: { n: unknown }[]) => (rows.length === 0 ? 0 : Number(rows[0].n));
+  return {
+    approvals: approvals.rows.map((r) => ({
+      orderId: r.order_id,
+      nodeId: r.node_id,
+      title: r.title,
+      assignee: r.assignee,
+      amount: r.amount_minor === null ? null : fromMinor(Number(r.amount_minor), r.currency),
+      currency: r.currency,
+      deadline: r.deadline === null ? null : Number(r.deadline),
+      since: Number(r.since),
+      orderTitle: r.order_title,
+    })),
+    failed: failed.rows.map(toListRow),
+    waiting: waiting.rows.map((r) => ({ ...toListRow(r), event: r.wait_event, since: Number(r.wait_since) })),
+    counts: { approvals: total(approvals.rows), failed: total(failed.rows), waiting: total(waiting.rows) },
+  };
+}
