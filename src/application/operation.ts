@@ -39,6 +39,8 @@ export interface Operation<I extends OperationInput = OperationInput, O extends 
   output: O;
   /** A valid input, shown in the OpenAPI document and to agents. */
   example?: z.input<I>;
+  /** One plain sentence about an output (agents show it beside the data: an MCP text content, an A2A status). */
+  summarize?(output: z.output<O>): string;
   /** Runs as `caller`, who has passed the role check; `input` has passed the input schema. */
   run(caller: Principal, input: z.output<I>, call: CallContext): Promise<z.input<O>>;
 }

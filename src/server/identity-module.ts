@@ -1,6 +1,6 @@
 // Identity and access module: people, sessions, API tokens, two-factor, throttling, audit, browser protections.
-import type { Context } from 'koa';
 import type { ServiceModule } from './service-module.js';
+import { ownOriginsOf } from './own-origins.js';
 import { createIdentityDeps } from '../auth/identity-deps.js';
 import { apiTokenBearer } from '../auth/api-token-bearer.js';
 import { bearerThrottle } from '../auth/bearer-throttle.js';
@@ -36,16 +36,7 @@ export const identityModule: ServiceModule = (ctx) => {
     .setSessions(sessionResolver(deps, names));
   ctx.operations.add(...identityOperations(deps));
 
-  /**
-   * The app's own origin is BASE_URL's. Without BASE_URL (local development) the origin the
-   * request was addressed to (scheme + Host) also counts, so http://localhost:3000 works
-   * next to http://127.0.0.1:3000; a cross-site page cannot forge its own Origin header.
-   */
-  const ownOrigins = (c: Context): string[] => {
-    const origins = [new URL(ctx.baseUrl()).origin.toLowerCase()];
-    if (!ctx.config.env.BASE_URL) origins.push(`${c.protocol}://${c.host}`.toLowerCase());
-    return origins;
-  };
+  const ownOrigins = ownOriginsOf(ctx);
 
   let timer: NodeJS.Timeout | null = null;
   const retention = () =>

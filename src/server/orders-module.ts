@@ -1,7 +1,7 @@
 // Orders module: the orders, flows and webhook-subscription operations, outbound webhook delivery,
 // order documents and the live order connection.
-import type { Context } from 'koa';
 import type { ServiceModule } from './service-module.js';
+import { ownOriginsOf } from './own-origins.js';
 import { cursorKey } from '../orders/list-cursor.js';
 import { detectSearchMode } from '../orders/order-search.js';
 import { orderOperations } from '../application/operations/order-operations.js';
@@ -51,11 +51,7 @@ export const ordersModule: ServiceModule = async (ctx) => {
   ctx.testClock?.onAdvanced(settleDeliveries(db, engine.outbox, worker));
 
   const feed = new OrderChangeFeed(engine.runtime.changes);
-  const ownOrigins = (c: Context): string[] => {
-    const origins = [new URL(ctx.baseUrl()).origin.toLowerCase()];
-    if (!env.BASE_URL) origins.push(`${c.protocol}://${c.host}`.toLowerCase());
-    return origins;
-  };
+  const ownOrigins = ownOriginsOf(ctx);
   const live = new OrderLiveSocket({ auth: ctx.auth, operations: ctx.operations, engine, db, feed, logger, koaOptions: proxyOptions(env.TRUST_PROXY), ownOrigins });
 
   return {

@@ -127,14 +127,17 @@ export class OrderLiveSocket {
     const caller = callerKey(principal);
     if ((this.perCaller.get(caller) ?? 0) >= this.limits.perCaller || (this.perOrder.get(orderId) ?? 0) >= this.limits.perOrder)
       return refuseUpgrade(socket, 429, 'Too many live connections', { 'Retry-After': '30' });
-    // Counted until the socket closes, whether the handshake completes or ws refuses it.
+    // A client that reset the connection while it was authenticated has already closed (its 'close' event may
+    // even have fired): it is not counted, or the listener below would never uncount it and leak the caller's cap.
+    if (socket.destroyed) return;
+    // Counted until the socket closes, whether the handshake completes or ws refuses it. No await lies between the
+    // check above and the listener, so the close of a live socket is always seen.
     bump(this.perCaller, caller, 1);
     bump(this.perOrder, orderId, 1);
     socket.once('close', () => {
       bump(this.perCaller, caller, -1);
       bump(this.perOrder, orderId, -1);
     });
-    if (socket.destroyed) return;
     this.wss.handleUpgrade(req, socket, head, (ws) => this.connected(ws, req, orderId));
   }
 

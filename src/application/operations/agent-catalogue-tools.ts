@@ -38,6 +38,7 @@ export function agentCatalogueTools(deps: CatalogueToolDeps): AnyOperation[] {
         ),
       }),
       example: { belowReorderPoint: true },
+      summarize: (o) => `${o.products.length} product${o.products.length === 1 ? '' : 's'}.`,
       run: async (_caller, input) => ({ products: await findProducts(deps.db, input) }),
     }),
     defineOperation({
@@ -55,6 +56,7 @@ export function agentCatalogueTools(deps: CatalogueToolDeps): AnyOperation[] {
         alreadyOpen: z.array(z.string()).describe('Low SKUs that already have an open reorder'),
         skipped: z.string().nullable(),
       }),
+      summarize: (o) => o.skipped ?? `${o.reviewed} SKU${o.reviewed === 1 ? '' : 's'} low; ${o.reorders.length} reorder${o.reorders.length === 1 ? '' : 's'} started.`,
       run: async () => {
         const result = await runStockReview(deps);
         return {

@@ -31,6 +31,7 @@ export function agentFlowTools(deps: FlowOperationDeps): AnyOperation[] {
       effect: 'read',
       input: z.strictObject({}),
       output: z.object({ flows: z.array(flowListRowSchema.extend({ versions: z.array(z.number().int()) })) }),
+      summarize: (o) => `${o.flows.length} flow${o.flows.length === 1 ? '' : 's'}: ${o.flows.map((f) => f.id).join(', ')}.`,
       run: async () => {
         const [flows, versions] = await Promise.all([
           engine.flows.list(db),
@@ -58,6 +59,7 @@ export function agentFlowTools(deps: FlowOperationDeps): AnyOperation[] {
         }),
       }),
       example: { flowId: 'tpl-marketplace-order' },
+      summarize: (o) => `${o.flow.name}: ${o.draft.steps.length} steps, ${o.draft.problems.length} problem${o.draft.problems.length === 1 ? '' : 's'} in the draft.`,
       run: async (_caller, input) => {
         const flow = await engine.flows.get(db, input.flowId);
         if (!flow) throw notFound('Flow');
@@ -75,6 +77,7 @@ export function agentFlowTools(deps: FlowOperationDeps): AnyOperation[] {
       input: z.strictObject({ flowId }),
       output: z.object({ version: z.number().int() }),
       example: { flowId: 'tpl-marketplace-order' },
+      summarize: (o) => `Published version ${o.version}.`,
       run: async (caller, input) => {
         const row = await db.tx((tx) => engine.flows.publish(tx, input.flowId, caller.actor, deps.clock.now()));
         return { version: row.version };

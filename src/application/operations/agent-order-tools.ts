@@ -47,6 +47,7 @@ export function agentOrderTools(deps: OrderOperationDeps): AnyOperation[] {
       input: startOrderBodySchema,
       output: z.object({ orderId: z.string(), status }),
       example: { flowId: 'tpl-storefront-order', input: { model: 'b2c', title: 'Mug for Ada', lines: [{ sku: 'MUG-1', qty: 1, unitPrice: 9.5 }] } },
+      summarize: (o) => `Order ${o.orderId} started; it is ${o.status.replace('_', ' ')}.`,
       run: async (caller, input) => {
         const { orderId: id } = await startOrder(deps, input, { startedBy: caller.actor });
         const { rows } = await db.query<{ status: z.infer<typeof status> }>('SELECT status FROM orders WHERE id = $1', [id]);
@@ -74,6 +75,7 @@ export function agentOrderTools(deps: OrderOperationDeps): AnyOperation[] {
       }),
       output: z.object({ count: z.number().int(), totalUsd: z.number(), orders: z.array(orderListRowSchema) }),
       example: { status: 'waiting', model: 'marketplace', createdAfter: 1_764_547_200_000, limit: 10 },
+      summarize: (o) => `${o.count} order${o.count === 1 ? '' : 's'} match, ${o.totalUsd.toFixed(2)} USD in all; ${o.orders.length} shown, newest first.`,
       run: async (_caller, input) => findOrders(db, deps.searchMode(), input),
     }),
     defineOperation({
@@ -105,6 +107,9 @@ export function agentOrderTools(deps: OrderOperationDeps): AnyOperation[] {
         activity: z.array(z.object({ at: z.number(), kind: z.string(), message: z.string(), nodeId: z.string().nullable(), data: z.unknown() })),
       }),
       example: { orderId: 'ord_01JD7Z8Q2M4K6N8P0R2T4V6X8Z' },
+      summarize: (o) =>
+        `Order ${o.orderId} is ${o.status.replace('_', ' ')}${o.reason ? ` (${o.reason})` : ''}` +
+        (o.waits.length ? `; it waits for ${o.waits.map((w) => (w.kind === 'approval' ? `approval at ${w.label}` : `event ${w.event}`)).join(', ')}.` : '.'),
       run: async (_caller, input) => orderBrief(await readOrderView(db, engine, input.orderId)),
     }),
     defineOperation({
@@ -134,6 +139,8 @@ export function agentOrderTools(deps: OrderOperationDeps): AnyOperation[] {
         waiting: z.array(orderListRowSchema.extend({ event: z.string().nullable(), since: z.number() })),
         counts: z.object({ approvals: z.number().int(), failed: z.number().int(), waiting: z.number().int() }),
       }),
+      summarize: (o) =>
+        `${o.counts.approvals} approval${o.counts.approvals === 1 ? '' : 's'} open, ${o.counts.failed} order${o.counts.failed === 1 ? '' : 's'} failed or rolled back in the last 3 days, ${o.counts.waiting} waiting over a day for an event.`,
       run: async () => needsAttention(db, deps.clock.now()),
     }),
     defineOperation({
@@ -152,6 +159,7 @@ export function agentOrderTools(deps: OrderOperationDeps): AnyOperation[] {
       }),
       output: z.object({ ok: z.literal(true), nodeId: z.string() }),
       example: { orderId: 'ord_01JD7Z8Q2M4K6N8P0R2T4V6X8Z', decision: 'approved', note: 'Known customer' },
+      summarize: (o) => `Decided the approval at ${o.nodeId}.`,
       run: async (caller, input) => {
         const nodeId = input.nodeId ?? (await soleApproval(deps, input.orderId));
         await decideOrderApproval(engine, caller, input.orderId, nodeId, { decision: input.decision, note: input.note });
@@ -169,6 +177,8 @@ export function agentOrderTools(deps: OrderOperationDeps): AnyOperation[] {
       input: z.strictObject({ orderId, event: z.string().min(1).max(COMMAND_LIMITS.event), payload: eventPayloadSchema.optional() }),
       output: z.object({ delivered: z.boolean(), nodeId: z.string().optional(), waitingFor: z.array(z.string()).optional() }),
       example: { orderId: 'ord_01JD7Z8Q2M4K6N8P0R2T4V6X8Z', event: 'payment.confirmed' },
+      summarize: (o) =>
+        o.delivered ? `Delivered to ${o.nodeId}.` : `Nothing waits for that event${o.waitingFor?.length ? `; the order waits for ${o.waitingFor.join(', ')}` : ''}.`,
       run: async (_caller, input) => deliverOrderEvent(engine, input.orderId, input.event, input.payload),
     }),
     defineOperation({
@@ -182,6 +192,7 @@ export function agentOrderTools(deps: OrderOperationDeps): AnyOperation[] {
       input: z.strictObject({ orderId, reason: z.string().min(1).max(COMMAND_LIMITS.reason).optional() }),
       output: z.object({ ok: z.literal(true) }),
       example: { orderId: 'ord_01JD7Z8Q2M4K6N8P0R2T4V6X8Z', reason: 'Customer asked to cancel' },
+      summarize: () => 'The order is cancelled and its work undone.',
       run: async (caller, input) => {
         await cancelOrder(engine, input.orderId, input.reason ?? `${AGENT_CANCEL_REASON} (${caller.actor})`);
         return { ok: true as const };

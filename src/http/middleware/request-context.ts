@@ -1,4 +1,4 @@
-// Request id, the error boundary and one structured log line per request (debug; 5xx at error).
+// Request id, the error boundary and one structured log line per request (debug; a deliberate 5xx at warn; a bug at error).
 import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
 import type { Logger } from '../../logging/logger.js';
@@ -14,6 +14,8 @@ export function requestContext(logger: Logger): Middleware {
     ctx.set('X-Request-Id', requestId);
     const started = performance.now();
     const log = logger.child({ requestId });
+    /** True when the answer is a bug's 500 (logged with its stack above). */
+    let failed = false;
     ctx.state.log = log;
     try {
       await next();
@@ -24,14 +26,17 @@ export function requestContext(logger: Logger): Middleware {
     } catch (err) {
       const res = toErrorResponse(err);
       if (res.internal) log.error({ err, method: ctx.method, path: ctx.path }, 'request failed');
+      failed = res.internal;
       ctx.status = res.status;
       ctx.body = res.body;
       if (res.headers) for (const [k, v] of Object.entries(res.headers)) ctx.set(k, v);
     } finally {
       // The path only: query strings and headers may carry secrets. Requests are debug lines (LOG_LEVEL=debug shows
       // them; metrics count them); an answer the service failed to give (5xx) is an error line at any level.
+      // A deliberate 503 (an adapter switched off, the database restarting) is a warning, not an error (review L8).
       const line = { method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - started) };
-      if (ctx.status >= 500) log.error(line, 'request');
+      if (failed) log.error(line, 'request');
+      else if (ctx.status >= 500) log.warn(line, 'request');
       else log.debug(line, 'request');
     }
   };

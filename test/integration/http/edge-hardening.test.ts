@@ -72,10 +72,10 @@ describe('websocket upgrades (review C1, H1)', () => {
     expect(res.status).toBe(404);
   });
 
-  it('a valid upgrade still switches protocols and sends the state', async () => {
+  it('a valid upgrade still switches protocols after the resets above: a reset socket never stays counted against the cap', async () => {
+    // The 20 sockets of the test above that were reset while being authenticated must not hold the caller's cap of 20.
+    // Their closes reach the server a little after the test ends, so a 429 is waited out, but only for a while.
     const valid = upgrade(`/agents/order-agent/${orderId}`, { Authorization: `Bearer ${WORKSPACE_PASSWORD}` });
-    // The reset sockets of the test above count against this caller's cap of 20 until the server sees them
-    // close, which on a loaded machine can trail the test: wait for the cap to free (429) before judging.
     let res = await rawExchange(port, valid, { stopAtSwitch: true });
     for (let i = 0; i < 100 && res.status === 429; i++) {
       await new Promise((r) => setTimeout(r, 50));
