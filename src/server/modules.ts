@@ -7,5 +7,6 @@ import { ordersModule } from './orders-module.js';
 import { commerceModule } from './commerce-module.js';
 import { channelsModule } from './channels-module.js';
 import { observabilityModule } from '../observability/observability-module.js';
+import { agentsMcpModule } from './agents-mcp-module.js';
 
-export const serviceModules: ServiceModule[] = [engineModule, observabilityModule, identityModule, ordersModule, commerceModule, channelsModule];
+export const serviceModules: ServiceModule[] = [engineModule, observabilityModule, identityModule, ordersModule, commerceModule, channelsModule, agentsMcpModule];
