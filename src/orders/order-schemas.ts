@@ -73,6 +73,21 @@ export const liveNodeSchema = z.looseObject({
   endedAt: z.number().nullable(),
 }).meta({ id: 'LiveNode' });
 
+/** An open wait of the live state: an approval or a business event (delays are not listed). */
+export const liveWaitSchema = z.object({
+  nodeId: z.string(),
+  kind: z.enum(['approval', 'event']),
+  title: z.string().nullable(),
+  event: z.string().nullable(),
+  assignee: z.string().nullable(),
+  amount: z.number().nullable(),
+  deadline: z.number().nullable(),
+  since: z.number(),
+});
+
+/** One timeline entry of an order. */
+export const timelineEntrySchema = z.object({ at: z.number(), kind: z.string(), message: z.string(), nodeId: z.string().nullable(), data: z.unknown() });
+
 /** Spec "Order live state" (plus `documents`: links to the order's stored documents). */
 export const orderLiveStateSchema = z.looseObject({
   orderId: z.string(),
@@ -82,20 +97,9 @@ export const orderLiveStateSchema = z.looseObject({
   flow: z.looseObject({ id: z.string(), version: z.number().int(), name: z.string(), graph: z.unknown() }),
   nodes: z.record(z.string(), liveNodeSchema),
   edges: z.array(z.looseObject({ from: z.string(), to: z.string(), branch: z.string(), status: z.enum(['pending', 'active', 'inactive']) })),
-  waits: z.array(
-    z.object({
-      nodeId: z.string(),
-      kind: z.enum(['approval', 'event']),
-      title: z.string().nullable(),
-      event: z.string().nullable(),
-      assignee: z.string().nullable(),
-      amount: z.number().nullable(),
-      deadline: z.number().nullable(),
-      since: z.number(),
-    }),
-  ),
+  waits: z.array(liveWaitSchema),
   vars: z.record(z.string(), z.unknown()),
-  timeline: z.array(z.object({ at: z.number(), kind: z.string(), message: z.string(), nodeId: z.string().nullable(), data: z.unknown() })),
+  timeline: z.array(timelineEntrySchema),
   instanceId: z.string(),
   generation: z.number().int(),
   rollback: z.object({ outcome: z.string(), error: z.string().nullable() }).optional(),

@@ -11,7 +11,7 @@ import { needsAttention } from '../../orders/attention.js';
 import { openWaits } from '../../engine/runtime/waits.js';
 import { cancelOrder, decideOrderApproval, deliverOrderEvent } from '../../orders/order-commands.js';
 import { COMMAND_LIMITS, eventPayloadSchema } from '../../orders/command-schemas.js';
-import { ORDER_STATUSES, orderListRowSchema, orderSummarySchema, liveNodeSchema } from '../../orders/order-schemas.js';
+import { ORDER_STATUSES, liveNodeSchema, liveWaitSchema, orderListRowSchema, orderSummarySchema, timelineEntrySchema } from '../../orders/order-schemas.js';
 import type { OrderOperationDeps } from './order-operations.js';
 
 /** Orders started over an agent transport name their cancel reason after it; REST has its own default. */
@@ -20,16 +20,8 @@ export const AGENT_CANCEL_REASON = 'Cancelled by an agent';
 const orderId = z.string().min(1).max(100).describe('The order id (ord_…)');
 const status = z.enum(ORDER_STATUSES);
 
-const waitSchema = z.object({
-  nodeId: z.string(),
+const waitSchema = liveWaitSchema.extend({
   label: z.string(),
-  kind: z.enum(['approval', 'event']),
-  title: z.string().nullable(),
-  event: z.string().nullable(),
-  assignee: z.string().nullable(),
-  amount: z.number().nullable(),
-  deadline: z.number().nullable(),
-  since: z.number(),
   leadsTo: z.record(z.string(), z.string()).describe('branch -> the label of the step it leads to'),
 });
 
@@ -104,7 +96,7 @@ export function agentOrderTools(deps: OrderOperationDeps): AnyOperation[] {
             error: z.string().nullable(),
           }),
         ),
-        activity: z.array(z.object({ at: z.number(), kind: z.string(), message: z.string(), nodeId: z.string().nullable(), data: z.unknown() })),
+        activity: z.array(timelineEntrySchema),
       }),
       example: { orderId: 'ord_01JD7Z8Q2M4K6N8P0R2T4V6X8Z' },
       summarize: (o) =>
