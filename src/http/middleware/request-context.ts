@@ -32,7 +32,7 @@ export function requestContext(logger: Logger): Middleware {
       if (res.headers) for (const [k, v] of Object.entries(res.headers)) ctx.set(k, v);
     } finally {
       // The path only: query strings and headers may carry secrets. Requests are debug lines (LOG_LEVEL=debug shows
-      // them; metrics count them); an answer the service failed to give (5xx) is an error line at any level.
+      // them; metrics count them); a request that failed inside the service is an error line at any level.
       // A deliberate 503 (an adapter switched off, the database restarting) is a warning, not an error (review L8).
       const line = { method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - started) };
       if (failed) log.error(line, 'request');
