@@ -48,7 +48,6 @@ export function mcpRouter(deps: McpEndpointDeps): Router {
     },
     {
       legacy: 'stateless',
-      responseMode: 'json',
       maxRequestBodySize: JSON_LIMIT,
       onerror: (err) => deps.logger.warn({ err: err.message }, 'MCP request refused or failed'),
     },
