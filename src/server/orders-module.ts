@@ -8,6 +8,7 @@ import { orderOperations } from '../application/operations/order-operations.js';
 import { flowOperations } from '../application/operations/flow-operations.js';
 import { webhookOperations } from '../application/operations/webhook-operations.js';
 import { agentTools } from '../application/operations/agent-tools.js';
+import { IDEMPOTENCY_PURGE_INTERVAL_MS, purgeExpiredIdempotencyKeys } from '../orders/idempotency-retention.js';
 import { webhookSealKey } from '../webhooks/subscription-store.js';
 import { DeliveryWorker } from '../webhooks/delivery-worker.js';
 import { DELIVERY_TIMER_KIND } from '../webhooks/delivery-schedule.js';
@@ -50,6 +51,15 @@ export const ordersModule: ServiceModule = async (ctx) => {
   engine.outbox.addSink(webhookSink({ clock, worker, timeoutMs: env.OUTBOUND_TIMEOUT_MS }));
   ctx.testClock?.onAdvanced(settleDeliveries(db, engine.outbox, worker));
 
+  // Idempotency-Key headers expire after 7 days: hourly on every node, and after each move of the test clock.
+  const purgeKeys = () =>
+    purgeExpiredIdempotencyKeys(db, clock.now()).then(
+      () => undefined,
+      (err) => logger.warn({ err: (err as Error).message }, 'idempotency key purge failed'),
+    );
+  ctx.testClock?.onAdvanced(purgeKeys);
+  let purgeTimer: NodeJS.Timeout | null = null;
+
   const feed = new OrderChangeFeed(engine.runtime.changes);
   const ownOrigins = ownOriginsOf(ctx);
   const live = new OrderLiveSocket({ auth: ctx.auth, operations: ctx.operations, engine, db, feed, logger, koaOptions: proxyOptions(env.TRUST_PROXY), ownOrigins });
@@ -57,8 +67,14 @@ export const ordersModule: ServiceModule = async (ctx) => {
   return {
     routers: [orderDocumentsRouter({ auth: ctx.auth, db })],
     upgrades: [live.route()],
-    start: async () => feed.start(),
+    start: async () => {
+      feed.start();
+      await purgeKeys();
+      purgeTimer = setInterval(() => void purgeKeys(), IDEMPOTENCY_PURGE_INTERVAL_MS);
+      purgeTimer.unref();
+    },
     stop: async () => {
+      if (purgeTimer) clearInterval(purgeTimer);
       await live.close();
       feed.stop();
       await worker.stop();
