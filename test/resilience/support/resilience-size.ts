@@ -10,6 +10,7 @@ export const SIZES = FULL
       slowReceivers: { orders: 60 },
       shutdown: { inFlight: 60 },
       fuzzRuns: 150,
+      threeNodes: { orders: 300 },
     }
   : {
       form: 'short',
@@ -19,4 +20,5 @@ export const SIZES = FULL
       slowReceivers: { orders: 16 },
       shutdown: { inFlight: 16 },
       fuzzRuns: 40,
+      threeNodes: { orders: 45 },
     };
