@@ -8,5 +8,6 @@ import { commerceModule } from './commerce-module.js';
 import { channelsModule } from './channels-module.js';
 import { observabilityModule } from '../observability/observability-module.js';
 import { agentsMcpModule } from './agents-mcp-module.js';
+import { agentsA2aModule } from './agents-a2a-module.js';
 
-export const serviceModules: ServiceModule[] = [engineModule, observabilityModule, identityModule, ordersModule, commerceModule, channelsModule, agentsMcpModule];
+export const serviceModules: ServiceModule[] = [engineModule, observabilityModule, identityModule, ordersModule, commerceModule, channelsModule, agentsMcpModule, agentsA2aModule];

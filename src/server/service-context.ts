@@ -44,4 +44,6 @@ export interface StartOptions {
   listen?: boolean;
   /** Engine options (extra node types for tests, built-in flows on/off). */
   engine?: EngineOptions;
+  /** A2A options (how long a request follows its order; tests shorten it). */
+  a2a?: { followMs?: number };
 }

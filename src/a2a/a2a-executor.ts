@@ -1,0 +1,251 @@
+// The A2A agent: a data part { skill, input } runs that tool as the caller; place_order follows its order; replies decide or deliver.
+import { randomUUID } from 'node:crypto';
+import { TaskState, type Message, type Part, type Task, type TaskStatus } from '@a2a-js/sdk';
+import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from '@a2a-js/sdk/server';
+import type { OperationRegistry } from '../application/operation-registry.js';
+import type { AnyOperation } from '../application/operation.js';
+import type { Db } from '../db/db.js';
+import type { Clock } from '../engine/clock.js';
+import type { Logger } from '../logging/logger.js';
+import { DomainError } from '../domain/errors.js';
+import { callerOf, type A2aCaller } from './a2a-caller.js';
+import { readOrderTaskStatus, type OrderTaskStatus } from './a2a-order-status.js';
+import { agentMessage, dataPart, messageData, messageText, textPart } from './a2a-parts.js';
+import { placeOnce } from './a2a-placed-orders.js';
+import { taskLink } from './a2a-task-store.js';
+import { isFinalState } from './a2a-task-states.js';
+import { refusalOf, type Refusal } from './a2a-tool-outcome.js';
+
+/** Spec "Following": one request follows the order for about 25 seconds. */
+export const FOLLOW_MS = 25_000;
+
+export interface ExecutorDeps {
+  operations: OperationRegistry;
+  db: Db;
+  clock: Clock;
+  logger: Logger;
+  /** Calls `listener` after each committed change of the order; returns the unsubscribe function. */
+  watch(orderId: string, listener: () => void): () => void;
+  /** How long one request follows its order (FOLLOW_MS; tests shorten it). */
+  followMs?: number;
+  /** Tasks this process is following right now (the background sync leaves them to the follower). */
+  following: Set<string>;
+}
+
+/** A typed request as the spec shapes it: one data part `{ skill, input }`. */
+type Request = { skill: string; input: unknown } | { refused: string };
+
+/** The agents' tools by name (the card's skills); other operations are not reachable over A2A. */
+function agentTool(operations: OperationRegistry, name: string): AnyOperation | undefined {
+  const op = operations.get(name);
+  return op?.audience === 'agents' ? op : undefined;
+}
+
+export class A2aExecutor implements AgentExecutor {
+  constructor(private readonly deps: ExecutorDeps) {}
+
+  async execute(ctx: RequestContext, bus: ExecutionEventBus): Promise<void> {
+    const caller = callerOf(ctx.context);
+    try {
+      if (ctx.task) await this.reply(ctx, bus, caller, ctx.task);
+      else await this.request(ctx, bus, caller);
+    } catch (err) {
+      // A bug: the task fails without details (they go to the log), never with an internal message.
+      this.deps.logger.error({ err, taskId: ctx.taskId }, 'A2A execution failed');
+      bus.publish(AgentEvent.statusUpdate({ taskId: ctx.taskId, contextId: ctx.contextId, status: this.status(ctx, TaskState.TASK_STATE_FAILED, [textPart('Internal error')]), metadata: undefined }));
+    }
+  }
+
+  /** The SDK calls this only while a bus is live; CancelTask is handled by the request handler (it cancels the order). */
+  async cancelTask(): Promise<void> {}
+
+  /** A new task: parse the request, run the tool, and follow the order when it placed one. */
+  private async request(ctx: RequestContext, bus: ExecutionEventBus, caller: A2aCaller): Promise<void> {
+    const parsed = parseRequest(ctx.userMessage);
+    const skill = 'skill' in parsed ? parsed.skill : undefined;
+    const task: Task = {
+      id: ctx.taskId,
+      contextId: ctx.contextId,
+      status: this.status(ctx, TaskState.TASK_STATE_WORKING, [textPart(skill ? `Running ${skill}.` : 'Reading the request.')]),
+      artifacts: [],
+      history: [ctx.userMessage],
+      metadata: skill ? { skill } : {},
+    };
+    bus.publish(AgentEvent.task(task));
+    if ('refused' in parsed) return this.end(ctx, bus, { state: TaskState.TASK_STATE_REJECTED, text: parsed.refused });
+    const op = agentTool(this.deps.operations, parsed.skill);
+    if (!op) {
+      const names = this.deps.operations.list().filter((o) => o.audience === 'agents').map((o) => o.name);
+      return this.end(ctx, bus, { state: TaskState.TASK_STATE_REJECTED, text: `Unknown skill ${parsed.skill}; the skills are ${names.join(', ')}` });
+    }
+    const call = { ip: caller.ip };
+    if (op.name === 'place_order') return this.placeOrder(ctx, bus, caller, parsed.input);
+    let output: unknown;
+    try {
+      output = await this.deps.operations.call(op.name, caller.principal, parsed.input, call);
+    } catch (err) {
+      return this.refused(ctx, bus, err);
+    }
+    this.artifact(ctx, bus, op.name, output);
+    const text = op.summarize ? op.summarize(output as never) : `${op.name} answered.`;
+    this.publishStatus(ctx, bus, this.status(ctx, TaskState.TASK_STATE_COMPLETED, [textPart(text)]));
+  }
+
+  /** place_order once per messageId, then follow the order (spec "Following"). */
+  private async placeOrder(ctx: RequestContext, bus: ExecutionEventBus, caller: A2aCaller, input: unknown): Promise<void> {
+    let orderId: string;
+    let output: unknown;
+    try {
+      // A refused role or input throws inside the claim: its transaction rolls back and leaves no claim behind.
+      const placed = await placeOnce(
+        this.deps,
+        { owner: caller.userName, messageId: ctx.userMessage.messageId, taskId: ctx.taskId, body: input },
+        async () => {
+          output = await this.deps.operations.call('place_order', caller.principal, input, { ip: caller.ip });
+          return (output as { orderId: string }).orderId;
+        },
+      );
+      orderId = placed.orderId;
+      if (placed.replayed) output = { orderId, status: (await readOrderTaskStatus(this.deps.db, orderId))?.orderStatus ?? 'queued' };
+    } catch (err) {
+      if (err instanceof DomainError && err.code === 'message_id_reused') return this.end(ctx, bus, { state: TaskState.TASK_STATE_REJECTED, text: err.message });
+      return this.refused(ctx, bus, err);
+    }
+    this.artifact(ctx, bus, 'place_order', output);
+    await this.follow(ctx, bus, orderId, null);
+  }
+
+  /**
+   * A message on an existing task. Only a task following an order that waits (INPUT_REQUIRED)
+   * takes one: `{ decision, nodeId?, note? }` runs decide_approval, `{ event, payload? }` runs
+   * deliver_event, as the caller. Anything else is refused with an agent message and the task
+   * stays as it was (the order still waits, so it must not end).
+   */
+  private async reply(ctx: RequestContext, bus: ExecutionEventBus, caller: A2aCaller, task: Task): Promise<void> {
+    const { orderId } = taskLink(task);
+    const refuse = (text: string, data?: Record<string, unknown>) =>
+      bus.publish(AgentEvent.message(agentMessage(task.id, task.contextId, data ? [textPart(text), dataPart(data)] : [textPart(text)])));
+    if (!orderId || task.status?.state !== TaskState.TASK_STATE_INPUT_REQUIRED)
+      return refuse(`Refused: task ${task.id} is not waiting for input (${orderId ? 'its order is not waiting' : 'it follows no order'}); a reply is taken only while the task is input-required`);
+    const reply = messageData(ctx.userMessage)[0];
+    if (!isObject(reply) || (!('decision' in reply) && !('event' in reply)))
+      return refuse('Refused: a reply is a data part { "decision": "approved" | "rejected", "nodeId"?, "note"? } or { "event", "payload"? }');
+    const tool = 'decision' in reply ? 'decide_approval' : 'deliver_event';
+    try {
+      const out = (await this.deps.operations.call(tool, caller.principal, { ...reply, orderId }, { ip: caller.ip })) as { delivered?: boolean; waitingFor?: string[] };
+      if (tool === 'deliver_event' && out.delivered === false)
+        return refuse(`Refused: nothing waits for ${String(reply.event)}${out.waitingFor?.length ? `; the order waits for ${out.waitingFor.join(', ')}` : ''}`);
+    } catch (err) {
+      const refusal = refusalOf(err);
+      if (!refusal) throw err;
+      return refuse(`Refused: ${refusal.text}`, refusal.data);
+    }
+    bus.publish(AgentEvent.task(task));
+    await this.follow(ctx, bus, orderId, task.status);
+  }
+
+  /**
+   * Publishes the order's status as it changes, for at most followMs, ending early when the
+   * order finishes or waits (INPUT_REQUIRED). After that the task stays WORKING and reads of it
+   * follow the order live (the task store).
+   */
+  private async follow(ctx: RequestContext, bus: ExecutionEventBus, orderId: string, last: TaskStatus | undefined | null): Promise<void> {
+    const deadline = Date.now() + (this.deps.followMs ?? FOLLOW_MS);
+    let changed = false;
+    let wake: (() => void) | null = null;
+    const unsubscribe = this.deps.watch(orderId, () => {
+      changed = true;
+      wake?.();
+    });
+    this.deps.following.add(ctx.taskId);
+    let lastKey = last ? `${last.state}|${last.message ? messageText(last.message) : ''}` : '';
+    try {
+      for (;;) {
+        changed = false;
+        const status = await readOrderTaskStatus(this.deps.db, orderId);
+        if (!status) throw new Error(`followed order ${orderId} is gone`);
+        const key = `${status.state}|${status.text}`;
+        if (key !== lastKey) {
+          this.publishStatus(ctx, bus, this.orderStatus(ctx, status), { skill: 'place_order', orderId });
+          lastKey = key;
+        }
+        if (isFinalState(status.state) || status.state === TaskState.TASK_STATE_INPUT_REQUIRED) return;
+        const remaining = deadline - Date.now();
+        if (remaining <= 0) return;
+        if (!changed)
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, remaining);
+            wake = () => {
+              clearTimeout(timer);
+              resolve();
+            };
+          });
+        wake = null;
+      }
+    } finally {
+      unsubscribe();
+      this.deps.following.delete(ctx.taskId);
+    }
+  }
+
+  private orderStatus(ctx: RequestContext, s: OrderTaskStatus): TaskStatus {
+    return this.status(ctx, s.state, [textPart(s.text), dataPart({ orderId: s.orderId, status: s.orderStatus, reason: s.reason, waits: s.waits })]);
+  }
+
+  private status(ctx: RequestContext, state: TaskState, parts: Part[]): TaskStatus {
+    return { state, message: agentMessage(ctx.taskId, ctx.contextId, parts), timestamp: new Date(this.deps.clock.now()).toISOString() };
+  }
+
+  private publishStatus(ctx: RequestContext, bus: ExecutionEventBus, status: TaskStatus, metadata?: Record<string, unknown>): void {
+    bus.publish(AgentEvent.statusUpdate({ taskId: ctx.taskId, contextId: ctx.contextId, status, metadata }));
+  }
+
+  /** Contract section 11: one artifact named after the tool holding one data part (the output). */
+  private artifact(ctx: RequestContext, bus: ExecutionEventBus, tool: string, output: unknown): void {
+    bus.publish(
+      AgentEvent.artifactUpdate({
+        taskId: ctx.taskId,
+        contextId: ctx.contextId,
+        artifact: { artifactId: randomUUID(), name: tool, description: '', parts: [dataPart(output as Record<string, unknown>)], metadata: undefined, extensions: [] },
+        append: false,
+        lastChunk: true,
+        metadata: undefined,
+      }),
+    );
+  }
+
+  private refused(ctx: RequestContext, bus: ExecutionEventBus, err: unknown): void {
+    const refusal = refusalOf(err);
+    if (!refusal) throw err;
+    this.end(ctx, bus, refusal);
+  }
+
+  private end(ctx: RequestContext, bus: ExecutionEventBus, refusal: Refusal): void {
+    const parts = [textPart(refusal.text), ...(refusal.data ? [dataPart(refusal.data)] : [])];
+    this.publishStatus(ctx, bus, this.status(ctx, refusal.state, parts));
+  }
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * Spec "Message": a typed request is a data part `{ skill, input }`; a text-only message goes to
+ * `chat` (its text as `{ text }`); anything else is refused with what to send.
+ */
+export function parseRequest(message: Message): Request {
+  const data = messageData(message);
+  if (data.length > 0) {
+    const first = data[0];
+    if (data.length > 1) return { refused: 'A typed request is one data part { "skill", "input" }; this message has several' };
+    if (!isObject(first) || typeof first.skill !== 'string' || first.skill === '')
+      return { refused: 'A typed request is a data part { "skill": <tool name>, "input": { ... } }' };
+    const extra = Object.keys(first).filter((k) => k !== 'skill' && k !== 'input');
+    if (extra.length) return { refused: `A typed request has only "skill" and "input"; unknown: ${extra.join(', ')}` };
+    return { skill: first.skill, input: first.input ?? {} };
+  }
+  const text = messageText(message);
+  if (text) return { skill: 'chat', input: { text } };
+  return { refused: 'The message has no text part and no data part { "skill", "input" }' };
+}

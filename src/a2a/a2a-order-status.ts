@@ -1,0 +1,68 @@
+// The task status of a followed order: its state (spec table), a sentence saying what it waits for, and the waits as data.
+import { TaskState } from '@a2a-js/sdk';
+import type { Queryable } from '../db/db.js';
+import { openWaits } from '../engine/runtime/waits.js';
+import { stateOfOrderStatus } from './a2a-task-states.js';
+
+/** One open wait, as a reply to it needs it: approvals take `{ decision }`, events `{ event }`. */
+export interface FollowedWait {
+  nodeId: string;
+  kind: 'approval' | 'event';
+  title: string | null;
+  event: string | null;
+}
+
+export interface OrderTaskStatus {
+  orderId: string;
+  orderStatus: string;
+  reason: string | null;
+  state: TaskState;
+  /** The status message's text: what the order is doing or waits for. */
+  text: string;
+  waits: FollowedWait[];
+  /** orders.updated_at this was read from. */
+  updatedAt: number;
+}
+
+/** Reads the order's status and open waits; null when the order does not exist. */
+export async function readOrderTaskStatus(q: Queryable, orderId: string): Promise<OrderTaskStatus | null> {
+  const { rows } = await q.query<{ status: string; reason: string | null; updated_at: string }>(
+    'SELECT status, reason, updated_at FROM orders WHERE id = $1',
+    [orderId],
+  );
+  if (rows.length === 0) return null;
+  const { status, reason } = rows[0];
+  const open = status === 'waiting' ? await openWaits(q, orderId) : [];
+  const waits: FollowedWait[] = open
+    .filter((w) => w.kind === 'approval' || w.kind === 'event')
+    .map((w) => ({ nodeId: w.nodeId, kind: w.kind as 'approval' | 'event', title: w.title, event: w.event }));
+  let state = stateOfOrderStatus(status);
+  // A run held only by a delay waits for no one: nothing a reply could give, so the task keeps working.
+  if (state === TaskState.TASK_STATE_INPUT_REQUIRED && waits.length === 0) state = TaskState.TASK_STATE_WORKING;
+  return { orderId, orderStatus: status, reason, state, text: statusText(orderId, status, reason, waits), waits, updatedAt: Number(rows[0].updated_at) };
+}
+
+function statusText(orderId: string, status: string, reason: string | null, waits: FollowedWait[]): string {
+  const because = reason ? `: ${reason}` : '';
+  switch (status) {
+    case 'queued':
+      return `Order ${orderId} is queued.`;
+    case 'running':
+      return `Order ${orderId} is running.`;
+    case 'waiting': {
+      if (waits.length === 0) return `Order ${orderId} is waiting for a delay to pass.`;
+      const parts = waits.map((w) =>
+        w.kind === 'approval'
+          ? `an approval at ${w.nodeId}${w.title ? ` (${w.title})` : ''}: reply { "decision": "approved" | "rejected" }`
+          : `the event ${w.event}: reply { "event": "${w.event}" }`,
+      );
+      return `Order ${orderId} waits for ${parts.join('; and ')}.`;
+    }
+    case 'completed':
+      return `Order ${orderId} completed${because}.`;
+    case 'rolled_back':
+      return `Order ${orderId} failed and was rolled back${because}.`;
+    default:
+      return `Order ${orderId} ${status.replace('_', ' ')}${because}.`;
+  }
+}
