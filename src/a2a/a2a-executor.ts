@@ -131,11 +131,16 @@ export class A2aExecutor implements AgentExecutor {
     if (!isObject(reply) || (!('decision' in reply) && !('event' in reply)))
       return refuse('Refused: a reply is a data part { "decision": "approved" | "rejected", "nodeId"?, "note"? } or { "event", "payload"? }');
     const tool = 'decision' in reply ? 'decide_approval' : 'deliver_event';
+    // From here this request follows the order: the background sync leaves the task to it.
+    this.deps.following.add(task.id);
     try {
       const out = (await this.deps.operations.call(tool, caller.principal, { ...reply, orderId }, { ip: caller.ip })) as { delivered?: boolean; waitingFor?: string[] };
-      if (tool === 'deliver_event' && out.delivered === false)
+      if (tool === 'deliver_event' && out.delivered === false) {
+        this.deps.following.delete(task.id);
         return refuse(`Refused: nothing waits for ${String(reply.event)}${out.waitingFor?.length ? `; the order waits for ${out.waitingFor.join(', ')}` : ''}`);
+      }
     } catch (err) {
+      this.deps.following.delete(task.id);
       const refusal = refusalOf(err);
       if (!refusal) throw err;
       return refuse(`Refused: ${refusal.text}`, refusal.data);
