@@ -29,17 +29,25 @@ let decoy: Promise<string> | null = null;
 
 type FailureReason = 'unknown email' | 'wrong password' | 'disabled' | 'no password set' | 'wrong workspace password';
 
+/** What the password step found: a person, the workspace password (empty email), or a refusal. */
+export type PasswordCheck =
+  | { kind: 'person'; person: Person }
+  | { kind: 'workspace' }
+  | { kind: 'failed' }
+  | { kind: 'throttled'; retryAfterSeconds: number };
+
 /**
- * The password step. The attempt is reserved against the three limits before the password is
- * looked at (atomically, so a parallel burst gets exactly the limit of checks), so a throttled
- * attempt gets 429 even with the correct password; the person learns only that email and
- * password did not match. A wrong attempt's reservation is its failure record.
+ * The password step's check, shared by dashboard sign-in and the consent pages of connected apps.
+ * The attempt is reserved against the three limits before the password is looked at (atomically,
+ * so a parallel burst gets exactly the limit of checks), so a throttled attempt is refused even with
+ * the correct password; the caller learns only that email and password did not match. A wrong
+ * attempt's reservation is its failure record; a right one clears the pair's count.
  */
-export async function signIn(
+export async function checkSignInPassword(
   deps: IdentityDeps,
-  form: { email: string; password: string; next: string | null },
+  form: { email: string; password: string },
   req: RequestInfo,
-): Promise<SignInResult> {
+): Promise<PasswordCheck> {
   const email = form.email.trim();
   const counted = throttleEmail(email);
   const reserved = await deps.throttle.reserve(signInRules(email, req.ip));
@@ -66,9 +74,20 @@ export async function signIn(
     await deps.audit({ ...anonymousActor, action: 'auth.sign_in_failed', target: counted, detail: { email: counted, reason: failure }, ip: req.ip });
     return { kind: 'failed' };
   }
-
   await deps.throttle.release(reserved);
   await deps.throttle.clear(pairKey(email, req.ip));
+  return person ? { kind: 'person', person } : { kind: 'workspace' };
+}
+
+/** The dashboard's password step: a session, or a two-factor challenge for a person who has it. */
+export async function signIn(
+  deps: IdentityDeps,
+  form: { email: string; password: string; next: string | null },
+  req: RequestInfo,
+): Promise<SignInResult> {
+  const checked = await checkSignInPassword(deps, form, req);
+  if (checked.kind === 'failed' || checked.kind === 'throttled') return checked;
+  const person = checked.kind === 'person' ? checked.person : null;
   const now = deps.clock.now();
   if (person && person.totpEnabledAt !== null) {
     const challenge = await createChallenge(deps.db, { personId: person.id, nextPath: form.next, now });
@@ -87,16 +106,20 @@ export async function signIn(
   return { kind: 'session', token: session.token, sessionId: session.id, next: form.next };
 }
 
+/** What the code step found: the person and how they proved it, or a refusal. */
+export type CodeCheck =
+  | { kind: 'person'; person: Person; method: 'app' | 'recovery code'; nextPath: string | null }
+  | { kind: 'expired' }
+  | { kind: 'failed' }
+  | { kind: 'throttled'; retryAfterSeconds: number };
+
 /**
- * The code step: an app code (each step once) or a recovery code (each once); 5 failures per
- * person per window, reserved before the code is checked like the password step.
+ * The code step's check, shared by dashboard sign-in and the consent pages: an app code (each step
+ * once) or a recovery code (each once); 5 failures per person per window, reserved before the code
+ * is checked like the password step. A right code ends the challenge (used once) and is audited
+ * when it was a recovery code.
  */
-export async function completeTwoFactor(
-  deps: IdentityDeps,
-  challengeToken: string | null,
-  code: string,
-  req: RequestInfo,
-): Promise<CodeResult> {
+export async function checkSignInCode(deps: IdentityDeps, challengeToken: string | null, code: string, req: RequestInfo): Promise<CodeCheck> {
   const now = deps.clock.now();
   const challenge = challengeToken ? await findChallenge(deps.db, challengeToken, now) : null;
   if (!challenge) return { kind: 'expired' };
@@ -131,8 +154,6 @@ export async function completeTwoFactor(
   // Clears the person's code-step count, this attempt's reservation included.
   await deps.throttle.clear(rule.key);
   await deleteChallenge(deps.db, challenge.id);
-  const session = await createSession(deps.db, { personId: person.id, userAgent: req.userAgent, ip: req.ip, now });
-  await deps.audit({ ...actor, action: 'auth.sign_in', target: person.email, detail: { twoFactor: method, sessionId: session.id }, ip: req.ip });
   if (method === 'recovery code')
     await deps.audit({
       ...actor,
@@ -141,5 +162,28 @@ export async function completeTwoFactor(
       detail: { remaining: await countRecoveryCodes(deps.db, person.id) },
       ip: req.ip,
     });
-  return { kind: 'session', token: session.token, sessionId: session.id, next: challenge.nextPath };
+  return { kind: 'person', person, method, nextPath: challenge.nextPath };
+}
+
+/** The dashboard's code step: a session once the code is right. */
+export async function completeTwoFactor(
+  deps: IdentityDeps,
+  challengeToken: string | null,
+  code: string,
+  req: RequestInfo,
+): Promise<CodeResult> {
+  const checked = await checkSignInCode(deps, challengeToken, code, req);
+  if (checked.kind !== 'person') return checked;
+  const { person, method } = checked;
+  const session = await createSession(deps.db, { personId: person.id, userAgent: req.userAgent, ip: req.ip, now: deps.clock.now() });
+  await deps.audit({
+    actor: person.email,
+    actorId: person.id,
+    actorKind: 'person',
+    action: 'auth.sign_in',
+    target: person.email,
+    detail: { twoFactor: method, sessionId: session.id },
+    ip: req.ip,
+  });
+  return { kind: 'session', token: session.token, sessionId: session.id, next: checked.nextPath };
 }
