@@ -8,6 +8,7 @@ import { orderOperations } from '../application/operations/order-operations.js';
 import { flowOperations } from '../application/operations/flow-operations.js';
 import { webhookOperations } from '../application/operations/webhook-operations.js';
 import { agentTools } from '../application/operations/agent-tools.js';
+import { assessOrderOperation } from '../application/operations/assess-order.js';
 import { IDEMPOTENCY_PURGE_INTERVAL_MS, purgeExpiredIdempotencyKeys } from '../orders/idempotency-retention.js';
 import { webhookSealKey } from '../webhooks/subscription-store.js';
 import { DeliveryWorker } from '../webhooks/delivery-worker.js';
@@ -32,6 +33,7 @@ export const ordersModule: ServiceModule = async (ctx) => {
   ctx.operations.add(
     ...orderOperations(orderDeps),
     ...agentTools({ ...orderDeps, runtime: engine.runtime }),
+    assessOrderOperation({ db, clock, allowLoopback: env.OUTBOUND_ALLOW_LOOPBACK, timeoutMs: env.OUTBOUND_TIMEOUT_MS }),
     ...flowOperations({ db, clock, engine }),
     ...webhookOperations({ db, clock, sealKey }),
   );
