@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const assets = ['src/db/migrations', 'src/config/demo-workspace.json', 'src/auth/data', 'machines'];
+const assets = ['src/db/migrations', 'src/config/demo-workspace.json', 'src/auth/data', 'src/notifications/templates', 'machines'];
 for (const asset of assets) {
   const target = path.join(root, 'dist', asset);
   rmSync(target, { recursive: true, force: true });

@@ -49,10 +49,10 @@ export async function applyWorkspace(client: PoolClient, ws: Workspace, source: 
     );
   for (const s of ws.sellers)
     await client.query(
-      `INSERT INTO sellers (id, name, commission, auto_accept, active, updated_at) VALUES ($1, $2, $3, $4, $5, $6)
+      `INSERT INTO sellers (id, name, commission, auto_accept, active, email, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
        ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, commission = EXCLUDED.commission,
-         auto_accept = EXCLUDED.auto_accept, active = EXCLUDED.active, updated_at = EXCLUDED.updated_at`,
-      [s.id, s.name, s.commission, s.autoAccept, s.active, now],
+         auto_accept = EXCLUDED.auto_accept, active = EXCLUDED.active, email = EXCLUDED.email, updated_at = EXCLUDED.updated_at`,
+      [s.id, s.name, s.commission, s.autoAccept, s.active, s.email ?? null, now],
     );
   for (const p of ws.products) {
     await client.query(

@@ -33,6 +33,10 @@ export const envSchema = z.object({
   PBKDF2_ITERATIONS: positiveInt(600_000),
   OUTBOUND_TIMEOUT_MS: positiveInt(10_000),
   OUTBOUND_ALLOW_LOOPBACK: flag,
+  // Notifications by email (docs/notifications.md): smtp:// or smtps://, credentials in the URL; never logged.
+  SMTP_URL: z.string().regex(/^smtps?:\/\/[^\s]+$/, 'must be an smtp:// or smtps:// URL').optional(),
+  // Sender of notification emails; default orders@<BASE_URL host>.
+  MAIL_FROM: z.email().optional(),
   // Connection limits of the HTTP server (docs/security.md).
   MAX_CONNECTIONS: positiveInt(1_000),
   REQUEST_TIMEOUT_MS: positiveInt(30_000),

@@ -21,6 +21,8 @@ export const sellerSchema = z.object({
   commission: z.number().min(0).max(1),
   autoAccept: z.boolean().default(false),
   active: z.boolean().default(true),
+  /** Where `commerce.notify` with `to: seller` writes (docs/notifications.md). */
+  email: z.email().optional(),
 });
 
 export const productSchema = z.object({

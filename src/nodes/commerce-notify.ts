@@ -1,8 +1,13 @@
-// Node type `commerce.notify`: records a message to the sellers still to answer, the buyer, or operations.
+// Node type `commerce.notify`: queues a message to the sellers still to answer, the buyer, or the operators; the
+// notifications feature sends it after the commit (docs/notifications.md).
 import { z } from 'zod';
-import type { NodeTypeDef, StepResult } from '../engine/node-type.js';
+import type { NodeTypeDef, OrderView, StepResult } from '../engine/node-type.js';
+import type { Queryable } from '../db/db.js';
 import { renderTemplate } from '../engine/template.js';
 import { newCommerceId } from '../domain/commerce-ids.js';
+
+/** The internal outbox event a notify step writes (never sent to webhook subscribers as such). */
+export const NOTIFICATION_QUEUED_EVENT = 'notification.queued';
 
 export const NOTIFY_AUDIENCES = ['seller', 'customer', 'operations'] as const;
 
@@ -30,40 +35,61 @@ export const commerceNotify: NodeTypeDef<NotifyParams> = {
   kind: 'step',
   label: 'Notify',
   description:
-    'Records a message (subject and text are templates) for `to: seller` (every seller in vars.pendingSellers), ' +
-    '`customer` (contact email or the customer account\'s email) or `operations`. Nothing to undo.',
+    'Queues a message (subject and text are templates) for `to: seller` (every seller in vars.pendingSellers, at the seller\'s email), ' +
+    '`customer` (contact email or the customer account\'s email) or `operations` (the enabled operators); it is sent by email or ' +
+    'webhook after the commit. Nothing to undo.',
   params: notifyParams,
   branches: () => ['ok'],
   defaultBranch: 'ok',
   outputs: '{ to, recipients, notificationIds }',
   async run(ctx): Promise<StepResult> {
     const { order, params } = ctx;
-    let recipients: string[] = [];
-    if (params.to === 'seller') {
-      const pending = ctx.vars.pendingSellers;
-      recipients = Array.isArray(pending) ? pending.filter((s): s is string => typeof s === 'string') : [];
-    } else if (params.to === 'customer') {
-      let email = typeof order.contactEmail === 'string' ? order.contactEmail : null;
-      if (!email && order.customerId) email = (await ctx.tx.query('SELECT email FROM customers WHERE id = $1', [order.customerId])).rows[0]?.email ?? null;
-      if (email) recipients = [email];
-    } else recipients = ['operations'];
+    const targets = await recipientsOf(ctx.tx, params.to, order, ctx.vars);
     const scope = { order, vars: ctx.vars };
     const subject = renderTemplate(params.subject ?? DEFAULTS[params.to].subject, scope);
     const body = renderTemplate(params.message ?? DEFAULTS[params.to].message, scope);
     const ids: string[] = [];
-    for (const recipient of recipients) {
+    const now = ctx.clock.now();
+    for (const target of targets) {
       const id = newCommerceId('ntf');
       await ctx.tx.query(
-        `INSERT INTO notifications (id, order_id, node_id, audience, recipient, subject, body, status, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, 'queued', $8)`,
-        [id, order.id, ctx.nodeId, params.to === 'operations' ? 'operations' : params.to, recipient, subject, body, ctx.clock.now()],
+        `INSERT INTO notifications (id, order_id, node_id, audience, recipient, address, subject, body, status, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'queued', $9, $9)`,
+        [id, order.id, ctx.nodeId, params.to, target.recipient, target.address, subject, body, now],
       );
       ids.push(id);
     }
+    const recipients = targets.map((t) => t.recipient);
     return {
       branch: 'ok',
       output: { to: params.to, recipients, notificationIds: ids },
       summary: recipients.length ? `Notified ${recipients.join(', ')}` : `No ${params.to} to notify`,
+      // Internal outbox event: after the commit the notifications feature hands these rows to a channel.
+      ...(ids.length ? { emit: { event: NOTIFICATION_QUEUED_EVENT, data: { notificationIds: ids } } } : {}),
     };
   },
 };
+
+/** Who a notification goes to: a display name (seller id, email, `operations`) and the email address, when known. */
+interface Target {
+  recipient: string;
+  address: string | null;
+}
+
+async function recipientsOf(tx: Queryable, to: NotifyParams['to'], order: OrderView, vars: Record<string, unknown>): Promise<Target[]> {
+  if (to === 'seller') {
+    const pending = Array.isArray(vars.pendingSellers) ? vars.pendingSellers.filter((s): s is string => typeof s === 'string') : [];
+    if (pending.length === 0) return [];
+    const { rows } = await tx.query<{ id: string; email: string | null }>('SELECT id, email FROM sellers WHERE id = ANY($1::text[])', [pending]);
+    const emails = new Map(rows.map((r) => [r.id, r.email]));
+    return pending.map((id) => ({ recipient: id, address: emails.get(id) ?? null }));
+  }
+  if (to === 'customer') {
+    let email = typeof order.contactEmail === 'string' ? order.contactEmail : null;
+    if (!email && order.customerId) email = (await tx.query('SELECT email FROM customers WHERE id = $1', [order.customerId])).rows[0]?.email ?? null;
+    return email ? [{ recipient: email, address: email }] : [];
+  }
+  // Operations: every enabled operator of the team; with none, one row that stays visible as queued.
+  const { rows } = await tx.query<{ email: string }>("SELECT email FROM people WHERE role = 'operator' AND enabled ORDER BY email");
+  return rows.length ? rows.map((r) => ({ recipient: r.email, address: r.email })) : [{ recipient: 'operations', address: null }];
+}

@@ -4,10 +4,11 @@ import type { ServiceModule } from './service-module.js';
 import { engineModule } from './engine-service-module.js';
 import { identityModule } from './identity-module.js';
 import { ordersModule } from './orders-module.js';
+import { notificationsModule } from './notifications-module.js';
 import { commerceModule } from './commerce-module.js';
 import { channelsModule } from './channels-module.js';
 import { observabilityModule } from '../observability/observability-module.js';
 import { agentsMcpModule } from './agents-mcp-module.js';
 import { agentsA2aModule } from './agents-a2a-module.js';
 
-export const serviceModules: ServiceModule[] = [engineModule, observabilityModule, identityModule, ordersModule, commerceModule, channelsModule, agentsMcpModule, agentsA2aModule];
+export const serviceModules: ServiceModule[] = [engineModule, observabilityModule, identityModule, ordersModule, notificationsModule, commerceModule, channelsModule, agentsMcpModule, agentsA2aModule];

@@ -32,6 +32,7 @@ export const REST_BINDINGS: readonly RestBinding[] = [
     errors: { 400: 'Invalid filter, limit or a cursor not issued by the API' },
   },
   { operation: 'getOrder', method: 'get', path: '/api/v1/orders/:id', success: 'Live state', errors: { 404: 'Unknown order' } },
+  { operation: 'listOrderNotifications', method: 'get', path: '/api/v1/orders/:id/notifications', success: 'Notifications, oldest first', errors: { 404: 'Unknown order' } },
   {
     operation: 'deliverEvent',
     method: 'post',

@@ -9,7 +9,7 @@ import { importCycles, importGraph, layerViolations, packageImports, type LayerR
 /** Outer layers: the transports and the composition root. */
 const EDGES = ['server', 'http', 'web', 'mcp', 'a2a'] as const;
 /** Features with edges of their own (inbound adapters, outbound delivery): above the operations' reach only for their stores. */
-const CHANNEL_FEATURES = ['channels', 'webhooks'] as const;
+const CHANNEL_FEATURES = ['channels', 'webhooks', 'notifications'] as const;
 
 /** docs/architecture.md "Layers": dependencies point inward. */
 const LAYER_RULES: readonly LayerRule[] = [
@@ -24,6 +24,7 @@ const LAYER_RULES: readonly LayerRule[] = [
   { from: 'application', notInto: EDGES, why: 'operations are transport-free: every edge binds them, none is imported' },
   { from: 'channels', notInto: [...EDGES, 'application'], why: 'channel adapters call the orders feature; the HTTP edge mounts them' },
   { from: 'webhooks', notInto: [...EDGES, 'application', 'channels'], why: 'outbound delivery is a feature the orders module wires' },
+  { from: 'notifications', notInto: [...EDGES, 'application', 'channels'], why: 'notification delivery is a feature its module wires; it reuses webhook delivery' },
 ];
 
 const planted: string[] = [];

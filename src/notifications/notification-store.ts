@@ -1,0 +1,94 @@
+// Notification rows: the message and its delivery log (channel, status, attempts, last error), locked for an attempt or listed per order.
+import type { Queryable } from '../db/db.js';
+import type { NotificationAudience, NotificationMessage } from './notification-channel.js';
+
+/** queued: no channel took it; pending: attempts under way; sent; failed: the retries ran out. */
+export type NotificationStatus = 'queued' | 'pending' | 'sent' | 'failed';
+
+/** A notification as the API shows it (the delivery log of one message). */
+export interface NotificationView {
+  id: string;
+  orderId: string;
+  nodeId: string;
+  audience: NotificationAudience;
+  recipient: string;
+  address: string | null;
+  channel: 'email' | 'webhook' | null;
+  subject: string;
+  status: NotificationStatus;
+  attempts: number;
+  lastError: string | null;
+  createdAt: number;
+  lastAttemptAt: number | null;
+  sentAt: number | null;
+}
+
+/** What an attempt reads (locked). */
+export interface NotificationRow extends NotificationMessage {
+  channel: 'email' | 'webhook' | null;
+  status: NotificationStatus;
+  attempts: number;
+}
+
+/** Spec "Limits" style bound: the notifications listed for one order. */
+export const NOTIFICATIONS_LISTED = 200;
+
+export function toNotificationRow(r: any): NotificationRow {
+  return {
+    id: r.id,
+    orderId: r.order_id,
+    nodeId: r.node_id,
+    audience: r.audience,
+    recipient: r.recipient,
+    address: r.address,
+    subject: r.subject,
+    body: r.body,
+    createdAt: Number(r.created_at),
+    channel: r.channel,
+    status: r.status,
+    attempts: r.attempts,
+  };
+}
+
+/** Locks one notification for the rest of the transaction; null when absent. */
+export async function lockNotification(q: Queryable, id: string): Promise<NotificationRow | null> {
+  const { rows } = await q.query('SELECT * FROM notifications WHERE id = $1 FOR UPDATE', [id]);
+  return rows[0] ? toNotificationRow(rows[0]) : null;
+}
+
+/** Queued notifications among `ids`, locked, in creation order. */
+export async function lockQueued(q: Queryable, ids: string[]): Promise<NotificationRow[]> {
+  if (ids.length === 0) return [];
+  const { rows } = await q.query(
+    "SELECT * FROM notifications WHERE id = ANY($1::text[]) AND status = 'queued' ORDER BY created_at, id FOR UPDATE",
+    [ids],
+  );
+  return rows.map(toNotificationRow);
+}
+
+/** The order's notifications, oldest first (the order they were written in). */
+export async function listOrderNotifications(q: Queryable, orderId: string): Promise<NotificationView[]> {
+  const { rows } = await q.query(
+    `SELECT id, order_id, node_id, audience, recipient, address, channel, subject, status, attempts, last_error, created_at,
+            last_attempt_at, sent_at
+       FROM notifications WHERE order_id = $1 ORDER BY created_at, id LIMIT $2`,
+    [orderId, NOTIFICATIONS_LISTED],
+  );
+  const ms = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+  return rows.map((r) => ({
+    id: r.id,
+    orderId: r.order_id,
+    nodeId: r.node_id,
+    audience: r.audience,
+    recipient: r.recipient,
+    address: r.address,
+    channel: r.channel,
+    subject: r.subject,
+    status: r.status,
+    attempts: r.attempts,
+    lastError: r.last_error,
+    createdAt: Number(r.created_at),
+    lastAttemptAt: ms(r.last_attempt_at),
+    sentAt: ms(r.sent_at),
+  }));
+}
