@@ -107,3 +107,36 @@ export function sseEvents(text: string): any[] {
     .filter((d) => d !== '')
     .map((d) => JSON.parse(d));
 }
+
+/** A JSON-RPC call answered as SSE, read event by event (so a test acts only once the stream has begun). */
+export async function openStream(t: TestService, method: string, params: unknown, version = '1.0') {
+  const res = await fetch(`${t.url}/a2a`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${WORKSPACE_PASSWORD}`, 'a2a-version': version },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  const next = async (): Promise<any | null> => {
+    for (;;) {
+      const end = buffer.indexOf('\n\n');
+      if (end >= 0) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const data = block.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).join('');
+        if (data) return JSON.parse(data);
+        continue;
+      }
+      const { value, done } = await reader.read();
+      if (done) return null;
+      buffer += decoder.decode(value, { stream: true });
+    }
+  };
+  const rest = async () => {
+    const events: any[] = [];
+    for (let e = await next(); e; e = await next()) events.push(e);
+    return events;
+  };
+  return { res, next, rest };
+}
