@@ -11,4 +11,6 @@ export interface CredentialRequest {
   get(name: string): string;
   /** The client address, after the TRUST_PROXY rule (`docs/security.md`). */
   ip: string;
+  /** The request path, for credentials bound to one endpoint (a connected app's token is for /mcp or /a2a). */
+  path?: string;
 }

@@ -23,7 +23,7 @@ export interface McpEndpointDeps {
   /** The app's own origins for this request. */
   ownOrigins(ctx: Context): string[];
   /** `WWW-Authenticate` for a request without a credential (the OAuth resource metadata, once connected apps exist). */
-  challenge?(ctx: Context): string;
+  challenge?(ctx: Context, error?: 'invalid_token'): string;
 }
 
 /** What the SDK hands our server factory: our caller, resolved before the SDK sees the request. */
@@ -58,7 +58,8 @@ export function mcpRouter(deps: McpEndpointDeps): Router {
     const origin = ctx.get('origin').trim();
     if (origin && !deps.ownOrigins(ctx).includes(origin.toLowerCase())) throw new DomainError('cross_origin', 'Origin not allowed', 'forbidden');
     const principal = await deps.auth.authenticate(ctx).catch((err: unknown) => {
-      if (deps.challenge && err instanceof DomainError && err.kind === 'unauthenticated') ctx.set('WWW-Authenticate', deps.challenge(ctx));
+      // A refused bearer (wrong, expired, revoked, for the other endpoint) is RFC 6750's invalid_token.
+      if (deps.challenge && err instanceof DomainError && err.kind === 'unauthenticated') ctx.set('WWW-Authenticate', deps.challenge(ctx, 'invalid_token'));
       throw err;
     });
     if (!principal && deps.challenge) ctx.set('WWW-Authenticate', deps.challenge(ctx));

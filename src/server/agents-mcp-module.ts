@@ -2,6 +2,7 @@
 import type { ServiceModule } from './service-module.js';
 import { ownOriginsOf } from './own-origins.js';
 import { mcpRouter } from '../mcp/mcp-endpoint.js';
+import { bearerChallenge } from '../oauth/oauth-resources.js';
 
 export const agentsMcpModule: ServiceModule = (ctx) => ({
   routers: [
@@ -12,6 +13,7 @@ export const agentsMcpModule: ServiceModule = (ctx) => ({
       serverName: ctx.config.env.SERVICE_NAME,
       version: '1.0.0',
       ownOrigins: ownOriginsOf(ctx),
+      challenge: (_c, error) => bearerChallenge(ctx.baseUrl(), 'mcp', error),
     }),
   ],
 });

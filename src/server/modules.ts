@@ -9,6 +9,7 @@ import { commerceModule } from './commerce-module.js';
 import { channelsModule } from './channels-module.js';
 import { observabilityModule } from '../observability/observability-module.js';
 import { agentsMcpModule } from './agents-mcp-module.js';
+import { oauthModule } from './oauth-module.js';
 import { agentsA2aModule } from './agents-a2a-module.js';
 
-export const serviceModules: ServiceModule[] = [engineModule, observabilityModule, identityModule, ordersModule, notificationsModule, commerceModule, channelsModule, agentsMcpModule, agentsA2aModule];
+export const serviceModules: ServiceModule[] = [engineModule, observabilityModule, identityModule, oauthModule, ordersModule, notificationsModule, commerceModule, channelsModule, agentsMcpModule, agentsA2aModule];

@@ -11,6 +11,7 @@ import type { HealthRegistry } from './health.js';
 import type { HttpRoute } from '../http/route.js';
 import type { OperationRegistry } from '../application/operation-registry.js';
 import type { Engine, EngineOptions } from '../engine/engine-module.js';
+import type { OauthServer } from '../oauth/oauth-server.js';
 
 /** Everything the edges need, built once per process. */
 export interface ServiceContext {
@@ -31,6 +32,8 @@ export interface ServiceContext {
   routes: HttpRoute[];
   /** The public address (BASE_URL, else the address the server listens on). */
   baseUrl(): string;
+  /** The authorization server of connected apps, set by the OAuth module (the A2A and MCP edges read its challenge). */
+  oauth?: OauthServer;
   /** Set by the engine module (first in the module list); later modules build on it. */
   engine: Engine | null;
   /** What the caller of startService asked for (modules read their part). */

@@ -3,6 +3,7 @@ import type { Principal } from '../../auth/principal.js';
 import type { Person } from '../../auth/people-store.js';
 import type { SessionRow } from '../../auth/session-store.js';
 import type { ApiTokenView } from '../../auth/api-token-service.js';
+import type { ConnectedApp } from '../../auth/connected-apps.js';
 import { formatTime, html, notice, page, type Html } from './html.js';
 
 export interface AccountView {
@@ -13,6 +14,8 @@ export interface AccountView {
   twoFactorRequired: boolean;
   sessions: SessionRow[];
   tokens: ApiTokenView[] | null;
+  /** The apps this person connected (MCP clients, A2A agents), newest first. */
+  connectedApps: ConnectedApp[];
   error?: string | null;
   ok?: string | null;
   /** Shown once, right after enabling two-factor or replacing the codes. */
@@ -89,6 +92,36 @@ function sessionsSection(v: AccountView): Html {
 <form method="post" action="/account/sessions/end-others"><button type="submit">End all other sessions</button></form></section>`;
 }
 
+/** Apps connected through the consent pages: kind, address, role, when; Disconnect asks for confirmation first. */
+function connectedAppsSection(apps: ConnectedApp[]): Html {
+  const rows = apps.map(
+    (a) => html`<tr data-connected-app="${a.id}" data-app-kind="${a.kind}" data-app-role="${a.role}">
+  <td>${a.appName}</td><td>${a.kind === 'mcp' ? 'MCP' : 'A2A'}</td><td><code>${a.resource}</code></td><td>${a.role}</td><td>${formatTime(a.connectedAt)}</td>
+  <td><a href="/account/apps/${encodeURIComponent(a.id)}/disconnect">Disconnect…</a></td></tr>`,
+  );
+  return html`<section aria-labelledby="apps-h"><h2 id="apps-h">Connected apps</h2>
+${apps.length === 0
+  ? html`<p data-connected-apps="0">No connected apps. An MCP client or an A2A agent you connect with your account appears here.</p>`
+  : html`<table data-connected-apps="${apps.length}"><thead><tr><th scope="col">App</th><th scope="col">Kind</th><th scope="col">Address</th><th scope="col">Role</th><th scope="col">Connected</th><th scope="col"><span class="visually-hidden">Action</span></th></tr></thead>
+<tbody>${rows}</tbody></table>`}
+</section>`;
+}
+
+/** Disconnect asks first: the app stops working at once, and connecting it again needs the whole consent. */
+export function disconnectAppPage(o: { nonce: string; principal: Principal; app: ConnectedApp }): string {
+  return page({
+    title: 'Disconnect app',
+    nonce: o.nonce,
+    principal: o.principal,
+    body: html`<p>Disconnect <strong>${o.app.appName}</strong> (${o.app.kind === 'mcp' ? 'MCP' : 'A2A'}, <code>${o.app.resource}</code>, ${o.app.role})?
+Its tokens stop working at once; to use it again you connect it again.</p>
+<form method="post" action="/account/apps/${encodeURIComponent(o.app.id)}/disconnect">
+  <button type="submit">Disconnect</button>
+</form>
+<p><a href="/account">Keep it connected</a></p>`,
+  });
+}
+
 function tokensSection(v: AccountView): Html {
   if (!v.tokens) return html``;
   return html`<section aria-labelledby="tok-h"><h2 id="tok-h">API tokens</h2>
@@ -118,7 +151,7 @@ ${passwordSection(v)}
 ${twoFactorSection(v)}
 ${sessionsSection(v)}
 ${p.restricted ? '' : tokensSection(v)}
-<section aria-labelledby="apps-h"><h2 id="apps-h">Connected apps</h2><p data-connected-apps="0">No connected apps.</p></section>`
+${connectedAppsSection(v.connectedApps)}`
     : html`${notice('error', v.error)}${notice('ok', v.ok)}
 <p>Signed in with the workspace password (operator). It has no password, two-factor or sessions of its own to manage here.</p>
 ${tokensSection(v)}`;

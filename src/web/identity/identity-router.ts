@@ -1,4 +1,6 @@
 // Routes of the identity pages: sign-in, two-factor, sign-out, Account, Team, Audit (server-rendered HTML forms).
+import { requestInfo, seeOther, send, SIGN_IN_FAILED, waitText } from './page-responses.js';
+import { connectedAppsOf } from '../../auth/connected-apps.js';
 import { Router } from '@koa/router';
 import type { Context } from 'koa';
 import { DomainError } from '../../domain/errors.js';
@@ -54,27 +56,6 @@ export interface IdentityRouterOptions {
 }
 
 const SIGNED_IN_HOME = '/';
-const SIGN_IN_FAILED = 'Email and password did not match.';
-
-function send(ctx: Context, status: number, body: string): void {
-  ctx.status = status;
-  ctx.type = 'html';
-  ctx.set('Cache-Control', 'no-store');
-  ctx.body = body;
-}
-
-function seeOther(ctx: Context, location: string): void {
-  ctx.redirect(location);
-  ctx.status = 303;
-}
-
-function waitText(seconds: number): string {
-  const minutes = Math.ceil(seconds / 60);
-  return `Too many attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
-}
-
-const requestInfo = (ctx: Context): RequestInfo => ({ ip: ctx.ip, userAgent: ctx.get('user-agent') || null });
-
 export function identityRouter(o: IdentityRouterOptions): Router {
   const { deps, auth } = o;
   const router = new Router();
@@ -203,6 +184,7 @@ export function identityRouter(o: IdentityRouterOptions): Router {
       twoFactorRequired: person ? await deps.policy.covers(person.role) : false,
       sessions: await listOwnSessions(deps, principal),
       tokens: showTokens ? await listTokens(deps) : null,
+      connectedApps: person ? await connectedAppsOf(deps.db, person.id) : [],
       ...extra,
     };
   }

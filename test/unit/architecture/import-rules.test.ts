@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { importCycles, importGraph, layerViolations, packageImports, type LayerRule } from '../../support/import-graph.js';
 
 /** Outer layers: the transports and the composition root. */
-const EDGES = ['server', 'http', 'web', 'mcp', 'a2a'] as const;
+const EDGES = ['server', 'http', 'web', 'mcp', 'a2a', 'oauth'] as const;
 /** Features with edges of their own (inbound adapters, outbound delivery): above the operations' reach only for their stores. */
 const CHANNEL_FEATURES = ['channels', 'webhooks', 'notifications'] as const;
 
