@@ -50,9 +50,9 @@ export function createOauthProvider(o: OauthProviderOptions): Provider {
     jwks: { keys: [o.signingJwk as never] },
     cookies: { keys: o.cookieKeys },
     routes: OAUTH_ROUTES,
-    // The roles are the resources' scopes (getResourceServerInfo, and the protected-resource metadata lists them);
+    // The roles are the scopes (of the resources too: getResourceServerInfo); clients register with them (DCR `scope`).
     // offline_access asks for a refresh token (MCP clients add it when it is listed).
-    scopes: ['openid', 'offline_access'],
+    scopes: ['openid', 'offline_access', ...roles],
     claims: { openid: ['sub'] },
     responseTypes: ['code'],
     pkce: { required: () => true },

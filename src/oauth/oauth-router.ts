@@ -180,7 +180,8 @@ export function oauthRouter(o: OauthRouterOptions): Router {
     grant.addResourceScope(subject.endpoint, role);
     const asked = String(details.params.scope ?? '').split(' ').filter(Boolean);
     const oidcScopes = asked.filter((s) => s === 'offline_access' || s === 'openid');
-    if (oidcScopes.length) grant.addOIDCScope(oidcScopes.join(' '));
+    // The chosen role is granted as a scope of the server too, the form the provider checks a request's scope in.
+    grant.addOIDCScope([role, ...oidcScopes].join(' '));
     const grantId = await grant.save();
     // The role the person chose is the scope of the request from here on (the app asked for a role; the person may
     // grant a lower one): the provider then issues the code and tokens with exactly that scope.
