@@ -50,7 +50,8 @@ export const identityModule: ServiceModule = (ctx) => {
           const n = names();
           return readCookie(c, n.session) !== null || readCookie(c, n.challenge) !== null;
         },
-        alwaysGuarded: (path) => GUARDED_WITHOUT_COOKIE.has(path),
+        // The consent pages of connected apps too: same-origin rules as dashboard sign-in.
+        alwaysGuarded: (path) => GUARDED_WITHOUT_COOKIE.has(path) || path.startsWith('/oauth/consent/'),
       }),
       restrictedPageRedirect(ctx.auth),
       homeFallback(ctx.auth),

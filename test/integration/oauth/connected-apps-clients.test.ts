@@ -115,6 +115,17 @@ describe('sign-in rules on the consent pages', () => {
     expect(events.some((e) => e.action === 'auth.sign_in_throttled')).toBe(true);
   });
 
+  it('a cross-site post to the consent pages is refused like a cross-site sign-in', async () => {
+    const client = await registerClient(t, 'mcp');
+    const page = await visit(t, new CookieJar(), authorizeUrl(client, { resource: `${t.url}/mcp`, challenge: pkce().challenge }));
+    const res = await fetch(new URL(formAction(page.html), t.url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example' },
+      body: 'email=a%40b.c&password=x',
+    });
+    expect(res.status).toBe(403);
+  });
+
   it('a successful consent sign-in is audited naming the app', async () => {
     const person = await makePerson(t, 'viewer', 'oauth-audit');
     await connect(t, await registerClient(t, 'mcp', 'Audited app'), { email: person.email, password: person.password, role: 'viewer', resource: `${t.url}/mcp` });
