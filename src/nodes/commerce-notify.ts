@@ -1,13 +1,10 @@
 // Node type `commerce.notify`: queues a message to the sellers still to answer, the buyer, or the operators; the
-// notifications feature sends it after the commit (docs/notifications.md).
+// notifications feature sends it after the commit (the rows are its outbox, docs/notifications.md).
 import { z } from 'zod';
 import type { NodeTypeDef, OrderView, StepResult } from '../engine/node-type.js';
 import type { Queryable } from '../db/db.js';
 import { renderTemplate } from '../engine/template.js';
 import { newCommerceId } from '../domain/commerce-ids.js';
-
-/** The internal outbox event a notify step writes (never sent to webhook subscribers as such). */
-export const NOTIFICATION_QUEUED_EVENT = 'notification.queued';
 
 export const NOTIFY_AUDIENCES = ['seller', 'customer', 'operations'] as const;
 
@@ -64,8 +61,6 @@ export const commerceNotify: NodeTypeDef<NotifyParams> = {
       branch: 'ok',
       output: { to: params.to, recipients, notificationIds: ids },
       summary: recipients.length ? `Notified ${recipients.join(', ')}` : `No ${params.to} to notify`,
-      // Internal outbox event: after the commit the notifications feature hands these rows to a channel.
-      ...(ids.length ? { emit: { event: NOTIFICATION_QUEUED_EVENT, data: { notificationIds: ids } } } : {}),
     };
   },
 };

@@ -56,12 +56,11 @@ export async function lockNotification(q: Queryable, id: string): Promise<Notifi
   return rows[0] ? toNotificationRow(rows[0]) : null;
 }
 
-/** Queued notifications among `ids`, locked, in creation order. */
-export async function lockQueued(q: Queryable, ids: string[]): Promise<NotificationRow[]> {
-  if (ids.length === 0) return [];
+/** Up to `limit` notifications not yet handed to a channel, locked (skipping rows another node holds), oldest first. */
+export async function lockUndispatched(q: Queryable, limit: number): Promise<NotificationRow[]> {
   const { rows } = await q.query(
-    "SELECT * FROM notifications WHERE id = ANY($1::text[]) AND status = 'queued' ORDER BY created_at, id FOR UPDATE",
-    [ids],
+    'SELECT * FROM notifications WHERE dispatched_at IS NULL ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED',
+    [limit],
   );
   return rows.map(toNotificationRow);
 }

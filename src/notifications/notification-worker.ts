@@ -23,7 +23,7 @@ export interface NotificationWorkerDeps {
   notify(entries: TimerIndexEntry[]): Promise<void>;
 }
 
-/** A notification the sink just handed to a channel. */
+/** A notification the dispatcher just handed to a channel. */
 export interface HandedOver {
   id: string;
   guardDueAt: number;
@@ -44,14 +44,12 @@ export class NotificationWorker {
   constructor(private readonly deps: NotificationWorkerDeps) {}
 
   /**
-   * Called by the sink inside the dispatch transaction: waits for it to commit (by waiting on the outbox
-   * rows it holds), indexes the guard timers and makes the first attempts. Nothing here holds the order up:
-   * the order's own commit is long done.
+   * Called by the dispatcher after its transaction committed: indexes the guard timers and makes the first
+   * attempts. Nothing here holds an order up: the order's own commit is long done.
    */
-  afterDispatch(outboxIds: string[], handed: HandedOver[]): void {
+  handOver(handed: HandedOver[]): void {
     if (handed.length === 0 || this.stopped) return;
     const run = this.dispatched.then(async () => {
-      await this.deps.db.query('SELECT 1 FROM outbox WHERE id = ANY($1::text[]) FOR SHARE', [outboxIds]);
       await this.deps.notify(handed.map((h) => ({ id: attemptTimerId(h.id, 1), dueAt: h.guardDueAt })));
       for (const h of handed) this.track(this.attempt(h.id, 1, 'direct'));
     });

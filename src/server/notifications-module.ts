@@ -1,12 +1,12 @@
-// Notifications module: the channels (email over SMTP_URL, the notification.requested webhook), the outbox sink and
-// the attempt worker on durable timers, the delivery-log operation, and the start-up line when nothing sends.
+// Notifications module: the channels (email over SMTP_URL, the notification.requested webhook), the dispatcher of
+// committed notifications and the attempt worker on durable timers, the delivery-log operation, and the start-up line when nothing sends.
 import type { ServiceModule } from './service-module.js';
 import { notificationOperations } from '../application/operations/notification-operations.js';
 import type { NotificationChannel } from '../notifications/notification-channel.js';
 import { EmailChannel } from '../notifications/email-channel.js';
 import { WebhookNotificationChannel } from '../notifications/webhook-notification-channel.js';
 import { NotificationWorker } from '../notifications/notification-worker.js';
-import { notificationSink } from '../notifications/notification-sink.js';
+import { NotificationDispatcher } from '../notifications/notification-dispatcher.js';
 import { NOTIFICATION_TIMER_KIND } from '../notifications/notification-timer.js';
 import { webhookSealKey } from '../webhooks/subscription-store.js';
 import { NOTIFICATION_REQUESTED_EVENT } from '../webhooks/webhook-events.js';
@@ -47,18 +47,27 @@ export const notificationsModule: ServiceModule = async (ctx) => {
     notify: (entries) => engine.scheduler.notify(entries),
   });
   engine.timerHandlers.set(NOTIFICATION_TIMER_KIND, (timerId) => worker.fireTimer(timerId));
-  engine.outbox.addSink(
-    notificationSink({ clock, worker, channels, unconfigured: email ? [] : ['SMTP_URL is not set'], timeoutMs: env.OUTBOUND_TIMEOUT_MS }),
-  );
-  // Test clock: first attempts queued by the advance's drain are made before the advance returns; retries are timers it fires.
+  const dispatcher = new NotificationDispatcher({
+    db,
+    clock,
+    worker,
+    channels,
+    unconfigured: email ? [] : ['SMTP_URL is not set'],
+    timeoutMs: env.OUTBOUND_TIMEOUT_MS,
+    onError: (err) => log.error({ err }, 'notification dispatch failed'),
+  });
+  // Every commit on this node may have queued a notification or opened an approval; other nodes' are polled.
+  engine.runtime.changes.on('local', () => dispatcher.wake());
+  // Test clock: what the advance committed is dispatched and first attempts are made before it returns;
+  // retries are durable timers the advance fires itself.
   ctx.testClock?.onAdvanced(async () => {
-    await db.query('SELECT 1 FROM outbox WHERE dispatched_at IS NULL FOR SHARE');
-    await engine.outbox.drain();
+    await dispatcher.drain();
     await worker.idle();
   });
 
   return {
     start: async () => {
+      dispatcher.start();
       // One line at start (never the SMTP URL: it may hold credentials).
       if (email) log.info({ from: env.MAIL_FROM ?? 'default' }, 'notifications are sent by email (SMTP_URL is set)');
       else if (await webhook.configured(db)) log.info(`notifications are sent as ${NOTIFICATION_REQUESTED_EVENT} webhook events (SMTP_URL is not set)`);
@@ -68,6 +77,7 @@ export const notificationsModule: ServiceModule = async (ctx) => {
         );
     },
     stop: async () => {
+      await dispatcher.stop();
       await worker.stop();
       email?.close();
     },

@@ -41,11 +41,7 @@ export const subscriptionEventsSchema = z
   .refine((list) => !list.includes('*') || list.length === 1, { message: '"*" stands alone' })
   .refine((list) => new Set(list).size === list.length, { message: 'lists an event twice' });
 
-/**
- * True when a subscription to `events` receives `event`. `*` is every order event; internal outbox events
- * (`approval.opened`, `notification.queued`) and `notification.requested` reach only a subscription naming them,
- * and internal ones cannot be named.
- */
+/** True when a subscription to `events` receives `event`. `*` is every order event; `notification.requested` must be named. */
 export function subscribedTo(events: readonly string[], event: string): boolean {
   return (events.includes('*') && ORDER_EVENTS.has(event)) || (KNOWN.has(event) && events.includes(event));
 }

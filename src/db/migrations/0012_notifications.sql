@@ -24,3 +24,10 @@ ALTER TABLE notifications
   ADD COLUMN last_attempt_at bigint,
   ADD COLUMN updated_at      bigint;
 
+
+-- The notifications table is its own transactional outbox: a row committed with the order's change is handed to a
+-- channel once, after the commit, by the notifications dispatcher (dispatched_at set in that transaction). Rows from
+-- before this migration count as dispatched: they were never meant to be sent and are not sent late.
+ALTER TABLE notifications ADD COLUMN dispatched_at bigint;
+UPDATE notifications SET dispatched_at = created_at;
+CREATE INDEX notifications_undispatched_idx ON notifications (created_at, id) WHERE dispatched_at IS NULL;

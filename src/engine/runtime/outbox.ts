@@ -2,9 +2,6 @@
 import { createHash } from 'node:crypto';
 import type { Queryable } from '../../db/db.js';
 
-/** Written when an approval wait opens: internal (not an outbound webhook event), read by the notifications sink. */
-export const APPROVAL_OPENED_EVENT = 'approval.opened';
-
 export interface OutboxEvent {
   event: string;
   /** The node that sent it (`cancel` for a cancel); with generation and run it makes the id. */

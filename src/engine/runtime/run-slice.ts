@@ -19,7 +19,7 @@ import type { NewTimer } from '../scheduler/timer-store.js';
 import { emptyNodeRecord, loadNodeRecords, saveNodeRecords, type NodeRecord } from './node-record.js';
 import { orderView, toOrderRow, type OrderRow, type OrderStatus, type PersistedSnapshot } from './order-row.js';
 import type { TimelineEntry } from './timeline.js';
-import { APPROVAL_OPENED_EVENT, outboxRows, type OutboxEvent } from './outbox.js';
+import { outboxRows, type OutboxEvent } from './outbox.js';
 import { openWaits, type WaitRow } from './waits.js';
 import { orderSummary } from './order-summary.js';
 import { sliceWriteStatement, type WaitClose } from './slice-write.js';
@@ -397,9 +397,6 @@ export class RunSlice {
     this.waits.push(wait);
     this.waits.sort((a, b) => a.since - b.since || (a.nodeId < b.nodeId ? -1 : a.nodeId > b.nodeId ? 1 : 0));
     this.note('wait.opened', title, nodeId, { kind: spec.kind, event: spec.event ?? null, deadline });
-    // Internal outbox event: a new approval may notify its assignee (docs/notifications.md); webhook subscribers never get it.
-    if (spec.kind === 'approval')
-      this.emit({ event: APPROVAL_OPENED_EVENT, nodeId, run: rec.runs, data: { wait: { nodeId, title, assignee: wait.assignee, amount: wait.amountMinor, deadline } } });
   }
 
   /** Resolves an open wait with an event, a decision or its timer, then continues the run. */

@@ -1,5 +1,6 @@
 // Notifications by email against a local SMTP server (smtp-server): sellers of a marketplace order, an approval's email
 // assignee, retries over the test clock without holding the order, and a crash between commit and send (docs/notifications.md).
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../../support/test-service.js';
 import { createTestDatabase } from '../../support/test-db.js';
@@ -120,26 +121,35 @@ describe('sellers of a marketplace order (spec "Marketplace acceptance loop")', 
   });
 });
 
-describe('a crash between the commit and the send (outbox, at least once)', () => {
-  it('an order committed but never dispatched is notified by the next start, never lost', async () => {
+describe('a crash between the commit and the send (at least once, never lost)', () => {
+  it('a notification committed but never dispatched (the process died right after the commit) is sent by the next start', async () => {
     const database = await createTestDatabase();
     const env = { SMTP_URL: smtp.url, OUTBOUND_TIMEOUT_MS: String(TIMEOUT_MS) };
     const first = await startTestService({ database, env });
+    const nid = 'ntf_committed_not_sent_0';
     let id: string;
     try {
-      // The dispatcher stops before the order commits: the commit holds the notification, nothing is sent.
-      await first.service.ctx.engine!.outbox.stop();
-      id = await marketplace(first, [{ sku: 'PAN-CAST-10', qty: 2 }]);
-      expect((await notifications(first, id))[0]).toMatchObject({ status: 'queued', channel: null });
-      expect(mailsFor(id, ACME)).toHaveLength(0);
+      id = await marketplace(first, [{ sku: 'TENT-2P', qty: 1 }]);
+      await first.advance(0);
     } finally {
       await first.close();
     }
+    // What the crash leaves: the row as the notify step commits it, never handed to a channel.
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    await client.query(
+      `INSERT INTO notifications (id, order_id, node_id, audience, recipient, address, subject, body, status, created_at, updated_at)
+       VALUES ($1, $2, 'notify_sellers', 'seller', 'seller_bolt', $3, 'Order waits', 'Please answer', 'queued', 1, 1)`,
+      [nid, id, BOLT],
+    );
+    await client.end();
     const second = await startTestService({ database, env });
     try {
       await second.advance(0);
-      expect(mailsFor(id, ACME)).toHaveLength(1);
-      expect((await notifications(second, id))[0]).toMatchObject({ status: 'sent', channel: 'email', attempts: 1 });
+      expect(smtp.mails.filter((m) => m.raw.includes(nid))).toHaveLength(1);
+      expect((await notifications(second, id)).find((x) => x.id === nid)).toMatchObject({ status: 'sent', channel: 'email', attempts: 1 });
+      // The first service's own notification went out once, before the stop, and is not sent again.
+      expect(mailsFor(id, BOLT).filter((m) => !m.raw.includes(nid))).toHaveLength(1);
     } finally {
       await second.close();
       await database.drop();

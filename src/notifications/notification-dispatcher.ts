@@ -1,0 +1,130 @@
+// Hands committed notifications to a channel once (the notifications table is their outbox): woken after each
+// commit on this node, polled for other nodes' commits, drained by the test clock; network work is the worker's.
+import type { Db } from '../db/db.js';
+import type { Clock } from '../engine/clock.js';
+import { schedule } from '../engine/scheduler/timer-store.js';
+import type { NotificationChannel } from './notification-channel.js';
+import { lockUndispatched } from './notification-store.js';
+import { writeApprovalNotifications } from './approval-notifications.js';
+import { attemptTimerId, GUARD_MARGIN_MS, NOTIFICATION_TIMER_KIND, type NotificationTimerPayload } from './notification-timer.js';
+import type { HandedOver, NotificationWorker } from './notification-worker.js';
+
+export interface NotificationDispatcherOptions {
+  db: Db;
+  clock: Clock;
+  worker: NotificationWorker;
+  /** The configured channels in order of preference (email first: a person is reached directly when possible). */
+  channels: readonly NotificationChannel[];
+  /** Reasons no channel exists that the channels cannot say themselves (`SMTP_URL is not set`). */
+  unconfigured: readonly string[];
+  timeoutMs: number;
+  onError(err: unknown): void;
+  pollMs?: number;
+  /** A wake-up waits this long so the commits made meanwhile share one round. */
+  coalesceMs?: number;
+}
+
+const BATCH = 200;
+
+export class NotificationDispatcher {
+  private running: Promise<void> | null = null;
+  private pendingWake: NodeJS.Timeout | null = null;
+  private poll: NodeJS.Timeout | null = null;
+  private again = false;
+  private stopped = true;
+
+  constructor(private readonly options: NotificationDispatcherOptions) {}
+
+  start(): void {
+    this.stopped = false;
+    this.wake();
+    this.poll = setInterval(() => this.wake(), this.options.pollMs ?? 1_000);
+    this.poll.unref();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.poll) clearInterval(this.poll);
+    if (this.pendingWake) clearTimeout(this.pendingWake);
+    this.poll = this.pendingWake = null;
+    await this.running;
+  }
+
+  /** Asks for a round soon (after a commit); wake-ups within coalesceMs share one. */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    if (this.pendingWake) return;
+    this.pendingWake = setTimeout(() => {
+      this.pendingWake = null;
+      this.round();
+    }, this.options.coalesceMs ?? 20);
+  }
+
+  /** Dispatches everything committed so far (the test clock calls this; a round under way finishes first). */
+  async drain(): Promise<void> {
+    await this.running;
+    while ((await this.dispatchBatch()) === BATCH);
+  }
+
+  private round(): void {
+    if (this.stopped || this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = (async () => {
+      while ((await this.dispatchBatch()) === BATCH && !this.stopped);
+    })()
+      .catch((err) => this.options.onError(err))
+      .finally(() => {
+        this.running = null;
+        if (this.again && !this.stopped) {
+          this.again = false;
+          this.wake();
+        }
+      });
+  }
+
+  /**
+   * One transaction: writes the notifications of newly opened approvals, takes up to 200 undispatched rows
+   * (skipping those another node holds), picks each one's channel, schedules its first attempt's guard timer
+   * and marks it dispatched; after the commit the worker makes the first attempts.
+   */
+  private async dispatchBatch(): Promise<number> {
+    const { db, clock } = this.options;
+    const handed: HandedOver[] = [];
+    const taken = await db.tx(async (tx) => {
+      const now = clock.now();
+      await writeApprovalNotifications(tx, now);
+      const rows = await lockUndispatched(tx, BATCH);
+      const guardDueAt = now + this.options.timeoutMs + GUARD_MARGIN_MS;
+      for (const n of rows) {
+        const reasons = [...this.options.unconfigured];
+        let chosen: NotificationChannel | null = null;
+        for (const channel of this.options.channels) {
+          const refusal = await channel.refusal(tx, n);
+          if (refusal === null) {
+            chosen = channel;
+            break;
+          }
+          reasons.push(refusal);
+        }
+        if (!chosen) {
+          // Stays queued, visible in the order with the reason.
+          await tx.query('UPDATE notifications SET dispatched_at = $2, last_error = $3, updated_at = $2 WHERE id = $1', [n.id, now, `Not sent: ${reasons.join('; ')}`]);
+          continue;
+        }
+        await tx.query("UPDATE notifications SET status = 'pending', channel = $2, dispatched_at = $3, updated_at = $3 WHERE id = $1", [n.id, chosen.name, now]);
+        const payload: NotificationTimerPayload = { notificationId: n.id, attempt: 1 };
+        await schedule(tx, { id: attemptTimerId(n.id, 1), kind: NOTIFICATION_TIMER_KIND, orderId: null, dueAt: guardDueAt, payload }, now);
+        handed.push({ id: n.id, guardDueAt });
+      }
+      return rows.length;
+    });
+    this.options.worker.handOver(handed);
+    return taken;
+  }
+}
