@@ -25,6 +25,7 @@ export const identityModule: ServiceModule = (ctx) => {
     iterations: ctx.config.env.PBKDF2_ITERATIONS,
     workspacePassword: ctx.workspacePassword.value,
   });
+  ctx.identity = deps;
   const names = () => cookieNames(ctx.baseUrl());
 
   // Every bearer: the address's cheap throttle check, then a live API token, else one counted guess at the workspace password.

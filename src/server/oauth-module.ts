@@ -1,6 +1,5 @@
 // Connected apps module: the authorization server, its consent pages, app tokens as bearers on /mcp and /a2a.
 import type { ServiceModule } from './service-module.js';
-import { createIdentityDeps } from '../auth/identity-deps.js';
 import { OauthServer } from '../oauth/oauth-server.js';
 import { oauthRouter } from '../oauth/oauth-router.js';
 import { appTokenBearer } from '../oauth/app-token-bearer.js';
@@ -10,14 +9,8 @@ import { purgeExpiredOauthRecords } from '../oauth/oauth-store-adapter.js';
 const OAUTH_PURGE_INTERVAL_MS = 60 * 60_000;
 
 export const oauthModule: ServiceModule = (ctx) => {
-  const deps = createIdentityDeps({
-    db: ctx.db,
-    clock: ctx.clock,
-    logger: ctx.logger,
-    secretKey: ctx.secretKey,
-    iterations: ctx.config.env.PBKDF2_ITERATIONS,
-    workspacePassword: ctx.workspacePassword.value,
-  });
+  const deps = ctx.identity;
+  if (!deps) throw new Error('the OAuth module needs the identity module first');
   const server = new OauthServer({ db: ctx.db, secretKey: ctx.secretKey, baseUrl: ctx.baseUrl, proxy: ctx.config.env.TRUST_PROXY > 0, now: () => ctx.clock.now() });
   // After API tokens (identity module), before the workspace-password fallback: an app's token is known by lookup.
   ctx.auth.addBearer(appTokenBearer({ server, db: ctx.db, policy: deps.policy }));

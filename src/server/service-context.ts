@@ -12,6 +12,7 @@ import type { HttpRoute } from '../http/route.js';
 import type { OperationRegistry } from '../application/operation-registry.js';
 import type { Engine, EngineOptions } from '../engine/engine-module.js';
 import type { OauthServer } from '../oauth/oauth-server.js';
+import type { IdentityDeps } from '../auth/identity-deps.js';
 
 /** Everything the edges need, built once per process. */
 export interface ServiceContext {
@@ -32,6 +33,8 @@ export interface ServiceContext {
   routes: HttpRoute[];
   /** The public address (BASE_URL, else the address the server listens on). */
   baseUrl(): string;
+  /** People, sessions, throttling and audit, set by the identity module for the modules after it (connected apps). */
+  identity?: IdentityDeps;
   /** The authorization server of connected apps, set by the OAuth module (the A2A and MCP edges read its challenge). */
   oauth?: OauthServer;
   /** Set by the engine module (first in the module list); later modules build on it. */
