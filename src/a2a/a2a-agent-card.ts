@@ -18,6 +18,13 @@ export interface CardInfo {
 const INPUT_MODES = ['text/plain', 'application/json'];
 const OUTPUT_MODES = ['text/plain', 'application/json'];
 
+/** The roles, as the OAuth scopes an app may be granted (one of them, chosen by the person). */
+const ROLE_SCOPES: Record<string, string> = {
+  viewer: 'Read orders, products and flows',
+  approver: 'Also decide approvals',
+  operator: 'Also place, cancel and drive orders and publish flows',
+};
+
 function skillOf(op: AnyOperation): AgentSkill {
   const request = op.name === 'chat' ? 'Send text parts' : `Send a data part { "skill": "${op.name}", "input": { ... } }`;
   return {
@@ -50,8 +57,24 @@ export function agentCard(info: CardInfo): AgentCard {
           value: { description: 'An API token (svc_live_…) or the workspace password as a bearer token', scheme: 'Bearer', bearerFormat: '' },
         },
       },
+      oauth: {
+        scheme: {
+          $case: 'oauth2SecurityScheme',
+          value: {
+            description: 'A connected app: a person signs in and grants a role (authorization code with PKCE, resource BASE_URL/a2a)',
+            flows: {
+              flow: {
+                $case: 'authorizationCode',
+                value: { authorizationUrl: `${info.baseUrl}/oauth/authorize`, tokenUrl: `${info.baseUrl}/oauth/token`, refreshUrl: `${info.baseUrl}/oauth/token`, scopes: ROLE_SCOPES, pkceRequired: true },
+              },
+            },
+            oauth2MetadataUrl: `${info.baseUrl}/.well-known/oauth-authorization-server`,
+          },
+        },
+      },
     },
-    securityRequirements: [{ schemes: { bearer: { list: [] } } }],
+    // Either credential: an API token (or the workspace password), or a connected app's token.
+    securityRequirements: [{ schemes: { bearer: { list: [] } } }, { schemes: { oauth: { list: [] } } }],
     defaultInputModes: INPUT_MODES,
     defaultOutputModes: OUTPUT_MODES,
     skills: info.tools.map(skillOf),
@@ -83,8 +106,16 @@ export function legacyAgentCardJson(info: CardInfo): Record<string, unknown> {
     version: info.version,
     documentationUrl: `${info.baseUrl}/api/v1/openapi.json`,
     capabilities: { streaming: true, pushNotifications: true, stateTransitionHistory: false },
-    securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An API token (svc_live_…) or the workspace password as a bearer token' } },
-    security: [{ bearer: [] }],
+    securitySchemes: {
+      bearer: { type: 'http', scheme: 'bearer', description: 'An API token (svc_live_…) or the workspace password as a bearer token' },
+      oauth: {
+        type: 'oauth2',
+        description: 'A connected app: a person signs in and grants a role (authorization code with PKCE, resource BASE_URL/a2a)',
+        flows: { authorizationCode: { authorizationUrl: `${info.baseUrl}/oauth/authorize`, tokenUrl: `${info.baseUrl}/oauth/token`, refreshUrl: `${info.baseUrl}/oauth/token`, scopes: ROLE_SCOPES } },
+        oauth2MetadataUrl: `${info.baseUrl}/.well-known/oauth-authorization-server`,
+      },
+    },
+    security: [{ bearer: [] }, { oauth: [] }],
     defaultInputModes: INPUT_MODES,
     defaultOutputModes: OUTPUT_MODES,
     skills: info.tools.map((op) => {

@@ -29,7 +29,7 @@ export interface A2aEndpointDeps {
   /** The 1.0 and 0.3 cards as JSON. */
   card(version: WireVersion): Record<string, unknown>;
   /** `WWW-Authenticate` for a request without a credential (the OAuth resource metadata, once connected apps exist). */
-  challenge?(ctx: Context): string;
+  challenge?(ctx: Context, error?: 'invalid_token'): string;
 }
 
 type RpcResponse = { jsonrpc: '2.0'; id: unknown; error?: { code: number; message: string }; result?: unknown };
@@ -95,7 +95,8 @@ export function a2aRouter(deps: A2aEndpointDeps): Router {
     if (origin && !httpOrigin(origin)) throw new DomainError('bad_origin', 'Origin must be an http or https origin', 'forbidden');
     // Bearer only: a dashboard cookie never stands behind an agent's request.
     const principal = ctx.get('authorization') ? await deps.auth.authenticate(ctx).catch((err: unknown) => {
-      if (err instanceof DomainError && err.kind === 'unauthenticated') ctx.set('WWW-Authenticate', deps.challenge?.(ctx) ?? 'Bearer');
+      // A refused bearer (wrong, expired, revoked, for the other endpoint) is RFC 6750's invalid_token.
+      if (err instanceof DomainError && err.kind === 'unauthenticated') ctx.set('WWW-Authenticate', deps.challenge?.(ctx, 'invalid_token') ?? 'Bearer');
       throw err;
     }) : null;
     if (!principal) ctx.set('WWW-Authenticate', deps.challenge?.(ctx) ?? 'Bearer');

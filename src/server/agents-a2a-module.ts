@@ -10,6 +10,7 @@ import { A2aExecutor } from '../a2a/a2a-executor.js';
 import { A2aRequestHandler } from '../a2a/a2a-request-handler.js';
 import { A2aOrderSync } from '../a2a/a2a-order-sync.js';
 import { OrderChangeFeed } from '../web/order-change-feed.js';
+import { bearerChallenge } from '../oauth/oauth-resources.js';
 
 export const agentsA2aModule: ServiceModule = (ctx) => {
   const engine = ctx.engine;
@@ -59,6 +60,7 @@ export const agentsA2aModule: ServiceModule = (ctx) => {
   const router = a2aRouter({
     auth: ctx.auth,
     logger,
+    challenge: (_c, error) => bearerChallenge(ctx.baseUrl(), 'a2a', error),
     handler: () => (handler ??= new A2aRequestHandler({ card: agentCard(info()), store, configs, executor, operations: ctx.operations, clock, watch, logger })),
     card: (version) => (version === '1.0' ? agentCardJson(info()) : legacyAgentCardJson(info())),
   });
