@@ -124,9 +124,11 @@ export function buildOpenApi(routes: readonly HttpRoute[], info: { title: string
   const answers = routes.map((route) => {
     const responses: Record<string, unknown> = {};
     for (const [status, r] of Object.entries(route.responses))
-      responses[status] = r.schema
-        ? { description: r.description, content: { 'application/json': { schema: components.convert(r.schema, 'output') } } }
-        : { description: r.description };
+      responses[status] = r.mediaType
+        ? { description: r.description, content: { [r.mediaType]: { schema: { type: 'string' } } } }
+        : r.schema
+          ? { description: r.description, content: { 'application/json': { schema: components.convert(r.schema, 'output') } } }
+          : { description: r.description };
     responses.default = { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
     return responses;
   });

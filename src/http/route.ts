@@ -41,7 +41,7 @@ export interface RouteShape {
   query?: z.ZodType;
   params?: z.ZodType;
   /** Response schemas by status, for the OpenAPI document. */
-  responses: Record<number, { description: string; schema?: z.ZodType }>;
+  responses: Record<number, { description: string; schema?: z.ZodType; mediaType?: string }>;
   /** Body cap in bytes (default 1 MiB). */
   bodyLimit?: number;
   /**

@@ -6,6 +6,7 @@ import { cursorKey } from '../orders/list-cursor.js';
 import { detectSearchMode } from '../orders/order-search.js';
 import { orderOperations } from '../application/operations/order-operations.js';
 import { flowOperations } from '../application/operations/flow-operations.js';
+import { FlowDiagrams } from '../engine/flows/flow-diagrams.js';
 import { webhookOperations } from '../application/operations/webhook-operations.js';
 import { agentTools } from '../application/operations/agent-tools.js';
 import { assessOrderOperation } from '../application/operations/assess-order.js';
@@ -29,12 +30,14 @@ export const ordersModule: ServiceModule = async (ctx) => {
   const searchMode = await detectSearchMode(db);
   if (searchMode === 'prefix') logger.warn('pg_trgm is not installed: order search matches field prefixes only');
   const sealKey = webhookSealKey(ctx.secretKey);
+  // One cache of drawings per service, shared by the flow operations and the dashboard pages.
+  ctx.flowDiagrams = new FlowDiagrams(engine.catalogue);
   const orderDeps = { db, clock, engine, cursorKey: cursorKey(ctx.secretKey), searchMode: () => searchMode };
   ctx.operations.add(
     ...orderOperations(orderDeps),
     ...agentTools({ ...orderDeps, runtime: engine.runtime }),
     assessOrderOperation({ db, clock, allowLoopback: env.OUTBOUND_ALLOW_LOOPBACK, timeoutMs: env.OUTBOUND_TIMEOUT_MS }),
-    ...flowOperations({ db, clock, engine }),
+    ...flowOperations({ db, clock, engine, diagrams: ctx.flowDiagrams }),
     ...webhookOperations({ db, clock, sealKey }),
   );
 

@@ -11,6 +11,7 @@ import type { HealthRegistry } from './health.js';
 import type { HttpRoute } from '../http/route.js';
 import type { OperationRegistry } from '../application/operation-registry.js';
 import type { Engine, EngineOptions } from '../engine/engine-module.js';
+import type { FlowDiagrams } from '../engine/flows/flow-diagrams.js';
 import type { OauthServer } from '../oauth/oauth-server.js';
 import type { IdentityDeps } from '../auth/identity-deps.js';
 
@@ -37,6 +38,8 @@ export interface ServiceContext {
   identity?: IdentityDeps;
   /** The authorization server of connected apps, set by the OAuth module (the A2A and MCP edges read its challenge). */
   oauth?: OauthServer;
+  /** The drawings of published flow versions, set by the orders module (the dashboard draws with it). */
+  flowDiagrams?: FlowDiagrams;
   /** Set by the engine module (first in the module list); later modules build on it. */
   engine: Engine | null;
   /** What the caller of startService asked for (modules read their part). */

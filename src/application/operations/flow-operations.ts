@@ -5,6 +5,7 @@ import type { Db } from '../../db/db.js';
 import type { Clock } from '../../engine/clock.js';
 import type { Engine } from '../../engine/engine-module.js';
 import type { FlowRow } from '../../engine/flows/flow-store.js';
+import type { FlowDiagrams } from '../../engine/flows/flow-diagrams.js';
 import { validateGraph } from '../../engine/validator.js';
 import { DEFAULT_RETRY_POLICY, type NodeTypeDef } from '../../engine/node-type.js';
 import { notFound } from '../../domain/errors.js';
@@ -85,7 +86,8 @@ function defaultParams(def: NodeTypeDef): never {
   return (parsed.success ? parsed.data : {}) as never;
 }
 
-export function flowOperations(deps: FlowOperationDeps): AnyOperation[] {
+/** `diagrams`: the drawings of published versions, cached per version. */
+export function flowOperations(deps: FlowOperationDeps & { diagrams: FlowDiagrams }): AnyOperation[] {
   const { db, engine } = deps;
   // Built once: the catalogue is fixed for the life of the process.
   const nodeTypes = engine.catalogue.list().map((def) => ({
@@ -195,6 +197,23 @@ export function flowOperations(deps: FlowOperationDeps): AnyOperation[] {
         if (!(await engine.flows.version(db, input.id, input.v))) throw notFound('Flow version');
         const { compiled } = await engine.registry.load(db, input.id, input.v);
         return compiled.config as unknown as Record<string, unknown>;
+      },
+    }),
+    defineOperation({
+      name: 'getFlowDiagram',
+      summary: 'The drawing of a published version (SVG)',
+      description:
+        'The published version laid out as its state machine and drawn as SVG: shapes by node kind, labels, branch names on edges, `data-node-id` on nodes and `data-edge-from`/`data-edge-to`/`data-edge-branch` on edges. The same text for the same version (versions never change).',
+      feature: 'flows',
+      role: 'viewer',
+      effect: 'read',
+      input: z.object({ id: flowId, v: z.coerce.number().int().positive().max(2_147_483_647) }),
+      output: z.object({ svg: z.string() }).meta({ id: 'FlowDiagram' }),
+      example: { id: 'tpl-marketplace-order', v: 1 },
+      run: async (_caller, input) => {
+        const row = await engine.flows.version(db, input.id, input.v);
+        if (!row) throw notFound('Flow version');
+        return { svg: deps.diagrams.svg({ flowId: row.flowId, version: row.version, name: row.name, graph: row.graph }) };
       },
     }),
     defineOperation({

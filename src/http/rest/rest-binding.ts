@@ -23,6 +23,8 @@ export interface RestBinding {
   /** Another answer for some outputs (a replayed start is a 200, not a 201); documented in `alsoAnswers`. */
   respond?(output: never): RouteResponse;
   alsoAnswers?: Record<number, string>;
+  /** The media type of a success that is not JSON (an SVG drawing); `respond` then answers the body as text. */
+  mediaType?: string;
   /** Refusals worth naming beyond 400/401/403, by status. */
   errors?: Record<number, string>;
   bodyLimit?: number;
@@ -90,7 +92,7 @@ export function bindOperation(registry: OperationRegistry, binding: RestBinding)
     bodyLimit: binding.bodyLimit,
     headers: headers.map((h) => ({ name: h.name, required: false, description: h.description })),
     responses: {
-      [status]: { description: binding.success ?? 'Done', schema: op.output },
+      [status]: { description: binding.success ?? 'Done', schema: op.output, ...(binding.mediaType ? { mediaType: binding.mediaType } : {}) },
       ...Object.fromEntries(Object.entries(binding.alsoAnswers ?? {}).map(([s, description]) => [s, { description, schema: op.output }])),
       ...Object.fromEntries(Object.entries(binding.errors ?? {}).map(([s, description]) => [s, { description }])),
     },

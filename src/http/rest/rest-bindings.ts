@@ -74,6 +74,15 @@ export const REST_BINDINGS: readonly RestBinding[] = [
     errors: { 400: 'The draft has validation problems (one issue each)', 404: 'Unknown flow' },
   },
   { operation: 'getFlowMachine', method: 'get', path: '/api/v1/flows/:id/versions/:v/machine', success: 'XState v5 machine config', errors: { 404: 'Unknown flow or version' } },
+  {
+    operation: 'getFlowDiagram',
+    method: 'get',
+    path: '/api/v1/flows/:id/versions/:v/diagram.svg',
+    mediaType: 'image/svg+xml',
+    respond: (output: { svg: string }) => ({ status: 200, body: output.svg, headers: { 'Content-Type': 'image/svg+xml; charset=utf-8', 'Cache-Control': 'private, max-age=3600' } }),
+    success: 'The drawing (SVG); the same for the same version',
+    errors: { 404: 'Unknown flow or version' },
+  },
   { operation: 'listNodeTypes', method: 'get', path: '/api/v1/node-types', success: 'Node types' },
 
   // Webhook subscriptions.
