@@ -19,6 +19,8 @@ export interface NotificationDispatcherOptions {
   unconfigured: readonly string[];
   timeoutMs: number;
   onError(err: unknown): void;
+  /** True while committed work may go out (the engine's outbox dispatcher runs); rounds pause otherwise. */
+  active(): boolean;
   pollMs?: number;
   /** A wake-up waits this long so the commits made meanwhile share one round. */
   coalesceMs?: number;
@@ -31,6 +33,7 @@ export class NotificationDispatcher {
   private pendingWake: NodeJS.Timeout | null = null;
   private poll: NodeJS.Timeout | null = null;
   private again = false;
+  private chain: Promise<void> = Promise.resolve();
   private stopped = true;
 
   constructor(private readonly options: NotificationDispatcherOptions) {}
@@ -64,20 +67,32 @@ export class NotificationDispatcher {
     }, this.options.coalesceMs ?? 20);
   }
 
-  /** Dispatches everything committed so far (the test clock calls this; a round under way finishes first). */
+  /** Dispatches everything committed so far (the test clock calls this); runs after any round under way or due. */
   async drain(): Promise<void> {
-    await this.running;
-    while ((await this.dispatchBatch()) === BATCH);
+    await this.serial(async () => {
+      while ((await this.dispatchBatch()) === BATCH);
+    });
+  }
+
+  /**
+   * Rounds and drains run one after another: a drain never skips (SKIP LOCKED) rows a round holds and then
+   * returns before that round handed them to the worker.
+   */
+  private serial(fn: () => Promise<void>): Promise<void> {
+    const next = this.chain.then(fn);
+    this.chain = next.catch(() => undefined);
+    return next;
   }
 
   private round(): void {
+    if (!this.options.active()) return;
     if (this.stopped || this.running) {
       this.again = true;
       return;
     }
-    this.running = (async () => {
+    this.running = this.serial(async () => {
       while ((await this.dispatchBatch()) === BATCH && !this.stopped);
-    })()
+    })
       .catch((err) => this.options.onError(err))
       .finally(() => {
         this.running = null;

@@ -62,7 +62,10 @@ export class NotificationWorker {
     const timer = await getTimer(this.deps.db, timerId);
     const payload = timer?.payload as NotificationTimerPayload | null | undefined;
     if (!payload?.notificationId || !payload.attempt) return;
-    await this.attempt(payload.notificationId, payload.attempt, 'timer');
+    // Tracked, so idle() (the test clock's settle) also waits for attempts the scheduler's own loop started.
+    const attempt = this.attempt(payload.notificationId, payload.attempt, 'timer');
+    this.track(attempt);
+    await attempt;
   }
 
   /** Resolves once every first attempt queued so far (and any queued meanwhile) has finished. */

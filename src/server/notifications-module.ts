@@ -55,6 +55,8 @@ export const notificationsModule: ServiceModule = async (ctx) => {
     unconfigured: email ? [] : ['SMTP_URL is not set'],
     timeoutMs: env.OUTBOUND_TIMEOUT_MS,
     onError: (err) => log.error({ err }, 'notification dispatch failed'),
+    // Pauses with the engine's outbox (shutdown, or a harness that stops background work).
+    active: () => engine.outbox.started,
   });
   // Every commit on this node may have queued a notification or opened an approval; other nodes' are polled.
   engine.runtime.changes.on('local', () => dispatcher.wake());

@@ -47,6 +47,11 @@ export class OutboxDispatcher {
 
   constructor(private readonly options: OutboxDispatcherOptions) {}
 
+  /** False before start() and after stop(): other dispatchers of committed work (notifications) pause with it. */
+  get started(): boolean {
+    return !this.stopped;
+  }
+
   addSink(sink: OutboxSink): void {
     this.sinks.push(sink);
   }
