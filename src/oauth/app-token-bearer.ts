@@ -32,14 +32,15 @@ export const invalidToken = (message: string): DomainError => new DomainError('i
  */
 export function appTokenBearer(deps: { server: OauthServer; db: Queryable; policy: TwoFactorPolicy }): BearerResolver {
   return async (secret, req) => {
-    if (secret.startsWith('svc_')) return null;
+    // An app's token is a credential only at /mcp and /a2a; anywhere else it is not ours to look up (no query spent).
+    const at = kindOfPath(req.path);
+    if (secret.startsWith('svc_') || !at) return null;
     const provider = await deps.server.get();
     const token = await provider.AccessToken.find(secret);
     if (!token) return null;
     if (token.isExpired) throw invalidToken('The access token has expired');
     const kind = kindOfAudience(deps.server.issuer(), token.aud as string | string[] | undefined);
-    const at = kindOfPath(req.path);
-    if (!kind || !at) throw invalidToken('This access token is valid only at the endpoint it was issued for (/mcp or /a2a)');
+    if (!kind) throw invalidToken('This access token is valid only at the endpoint it was issued for (/mcp or /a2a)');
     if (kind !== at) throw invalidToken(`This access token was issued for /${kind}, not /${at}`);
     const app = token.grantId ? await findConnectedApp(deps.db, token.grantId) : null;
     if (!app || app.revokedAt !== null) throw invalidToken('This app was disconnected');
