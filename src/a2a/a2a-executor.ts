@@ -11,7 +11,7 @@ import { DomainError } from '../domain/errors.js';
 import { callerOf, type A2aCaller } from './a2a-caller.js';
 import { readOrderTaskStatus, type OrderTaskStatus } from './a2a-order-status.js';
 import { agentMessage, dataPart, messageData, messageText, textPart } from './a2a-parts.js';
-import { placeOnce } from './a2a-placed-orders.js';
+import { placeOnce, placeOrderKey } from './a2a-placed-orders.js';
 import { taskLink } from './a2a-task-store.js';
 import { isFinalState } from './a2a-task-states.js';
 import { refusalOf, type Refusal } from './a2a-tool-outcome.js';
@@ -101,7 +101,10 @@ export class A2aExecutor implements AgentExecutor {
         this.deps,
         { owner: caller.userName, messageId: ctx.userMessage.messageId, taskId: ctx.taskId, body: input },
         async () => {
-          output = await this.deps.operations.call('place_order', caller.principal, input, { ip: caller.ip });
+          // The start itself is keyed by caller and messageId too, inside the order's own transaction: a crash
+          // between the start and this claim's commit cannot start a second order on retry.
+          const keyed = isObject(input) ? { ...input, idempotencyKey: placeOrderKey(caller.userName, ctx.userMessage.messageId) } : input;
+          output = await this.deps.operations.call('place_order', caller.principal, keyed, { ip: caller.ip });
           return (output as { orderId: string }).orderId;
         },
       );

@@ -5,6 +5,11 @@ import type { Clock } from '../engine/clock.js';
 import { canonicalJson } from '../orders/canonical-json.js';
 import { DomainError } from '../domain/errors.js';
 
+/** The idempotency key of place_order for one caller's message: the same on every retry, 64 characters whatever the ids. */
+export function placeOrderKey(owner: string, messageId: string): string {
+  return createHash('sha256').update(`a2a\n${owner}\n${messageId}`).digest('hex');
+}
+
 export interface PlacedOrder {
   orderId: string;
   /** True when an earlier request with this messageId placed it. */

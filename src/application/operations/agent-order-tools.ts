@@ -4,6 +4,7 @@ import { defineOperation, type AnyOperation } from '../operation.js';
 import { startOrderBodySchema, orderChannelSchema, orderModelSchema } from '../../domain/order-input-schema.js';
 import { conflict, notFound } from '../../domain/errors.js';
 import { startOrder } from '../../orders/start-order.js';
+import { AGENT_ORDERS_SCOPE, fingerprint, IDEMPOTENCY_KEY_MAX } from '../../orders/idempotency.js';
 import { readOrderView } from '../../orders/order-view.js';
 import { orderBrief } from '../../orders/order-brief.js';
 import { findOrders } from '../../orders/order-find.js';
@@ -36,12 +37,25 @@ export function agentOrderTools(deps: OrderOperationDeps): AnyOperation[] {
       audience: 'agents',
       role: 'operator',
       effect: 'write',
-      input: startOrderBodySchema,
+      input: z.strictObject({
+        ...startOrderBodySchema.shape,
+        idempotencyKey: z
+          .string()
+          .min(1)
+          .max(IDEMPOTENCY_KEY_MAX)
+          .optional()
+          .describe('Optional: a repeat with the same key and body answers the first order (kept 7 days); A2A derives one from the messageId'),
+      }),
       output: z.object({ orderId: z.string(), status }),
       example: { flowId: 'tpl-storefront-order', input: { model: 'b2c', title: 'Mug for Ada', lines: [{ sku: 'MUG-1', qty: 1, unitPrice: 9.5 }] } },
       summarize: (o) => `Order ${o.orderId} started; it is ${o.status.replace('_', ' ')}.`,
       run: async (caller, input) => {
-        const { orderId: id } = await startOrder(deps, input, { startedBy: caller.actor });
+        const { idempotencyKey, ...body } = input;
+        // The key's claim is part of the start transaction: an order is started at most once per key, crash or not.
+        const idempotency = idempotencyKey
+          ? { scope: AGENT_ORDERS_SCOPE, key: idempotencyKey, fingerprint: fingerprint({ flowId: body.flowId, version: body.version ?? null, input: body.input, vars: body.vars ?? null }) }
+          : null;
+        const { orderId: id } = await startOrder(deps, body, { startedBy: caller.actor, idempotency });
         const { rows } = await db.query<{ status: z.infer<typeof status> }>('SELECT status FROM orders WHERE id = $1', [id]);
         return { orderId: id, status: rows[0].status };
       },
