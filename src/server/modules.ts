@@ -11,5 +11,6 @@ import { observabilityModule } from '../observability/observability-module.js';
 import { agentsMcpModule } from './agents-mcp-module.js';
 import { oauthModule } from './oauth-module.js';
 import { agentsA2aModule } from './agents-a2a-module.js';
+import { dashboardModule } from './dashboard-module.js';
 
-export const serviceModules: ServiceModule[] = [engineModule, observabilityModule, identityModule, oauthModule, ordersModule, notificationsModule, commerceModule, channelsModule, agentsMcpModule, agentsA2aModule];
+export const serviceModules: ServiceModule[] = [engineModule, observabilityModule, identityModule, oauthModule, ordersModule, dashboardModule, notificationsModule, commerceModule, channelsModule, agentsMcpModule, agentsA2aModule];

@@ -6,6 +6,7 @@ import { cursorKey } from '../orders/list-cursor.js';
 import { detectSearchMode } from '../orders/order-search.js';
 import { orderOperations } from '../application/operations/order-operations.js';
 import { flowOperations } from '../application/operations/flow-operations.js';
+import { approvalOperations } from '../application/operations/approval-operations.js';
 import { FlowDiagrams } from '../engine/flows/flow-diagrams.js';
 import { webhookOperations } from '../application/operations/webhook-operations.js';
 import { agentTools } from '../application/operations/agent-tools.js';
@@ -39,6 +40,7 @@ export const ordersModule: ServiceModule = async (ctx) => {
     assessOrderOperation({ db, clock, allowLoopback: env.OUTBOUND_ALLOW_LOOPBACK, timeoutMs: env.OUTBOUND_TIMEOUT_MS }),
     ...flowOperations({ db, clock, engine, diagrams: ctx.flowDiagrams }),
     ...webhookOperations({ db, clock, sealKey }),
+    ...approvalOperations({ db }),
   );
 
   const worker = new DeliveryWorker({

@@ -59,6 +59,7 @@ export const REST_BINDINGS: readonly RestBinding[] = [
     alsoAnswers: { 200: 'A repeat of an Idempotency-Key' },
     errors: { 404: 'Unknown order', 409: 'The order did not end failed, rolled back, cancelled or declined' },
   },
+  { operation: 'listApprovals', method: 'get', path: '/api/v1/approvals', success: 'Approvals, oldest first', errors: { 400: 'Unknown status filter' } },
   { operation: 'listOrderPayouts', method: 'get', path: '/api/v1/orders/:id/payouts', success: 'Payouts; amounts in the order currency', errors: { 404: 'Unknown order' } },
   { operation: 'listSellerOrders', method: 'get', path: '/api/v1/sellers/:id/orders', success: 'Seller orders; amounts in the order currency', errors: { 404: 'Unknown seller' } },
 

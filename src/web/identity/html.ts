@@ -41,6 +41,10 @@ export interface PageOptions {
   nonce: string;
   principal?: Principal | null;
   body: Html;
+  /** Loads the dashboard's bundled script (a file of our own origin), which keeps the page live. */
+  live?: boolean;
+  /** Wider main column (the order page's drawing). */
+  wide?: boolean;
   /** Inline script, emitted with the nonce. */
   script?: string;
 }
@@ -50,7 +54,7 @@ export function page(o: PageOptions): string {
   const p = o.principal;
   const nav = p
     ? html`<nav aria-label="Main"><ul>
-        ${p.restricted ? '' : html`<li><a href="/">Home</a></li>`}
+        ${p.restricted ? '' : html`<li><a href="/orders">Orders</a></li><li><a href="/approvals">Approvals</a></li><li><a href="/flows">Flows</a></li>`}
         ${p.role === 'operator' && !p.restricted ? html`<li><a href="/team">Team</a></li><li><a href="/audit">Audit log</a></li>` : ''}
         <li><a href="/account">Account</a></li>
         <li><form method="post" action="/logout" class="inline"><button type="submit">Sign out</button></form></li>
@@ -63,11 +67,13 @@ export function page(o: PageOptions): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${esc(o.title)} · Order orchestration</title>
 <link rel="stylesheet" href="/assets/identity.css">
+<link rel="stylesheet" href="/assets/dashboard.css">
+${o.live ? '<script type="module" src="/assets/dashboard.js"></script>' : ''}
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>
 <header>${nav.html}</header>
-<main id="main">
+<main id="main"${o.wide ? ' class="wide"' : ''}>
 <h1>${esc(o.title)}</h1>
 ${o.body.html}
 </main>

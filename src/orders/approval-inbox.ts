@@ -1,0 +1,57 @@
+// The approvals inbox (contract section 13): approval waits by status, oldest first, with their order's title and total.
+import type { Queryable } from '../db/db.js';
+import { fromMinor } from '../domain/money.js';
+
+/** The inbox filters: pending is an open wait; escalated is one nobody decided before its timeout. */
+export const INBOX_STATUSES = ['pending', 'approved', 'rejected', 'escalated', 'all'] as const;
+export type InboxStatus = (typeof INBOX_STATUSES)[number];
+
+export const INBOX_LIMIT = 200;
+
+export interface InboxRow {
+  orderId: string;
+  nodeId: string;
+  title: string | null;
+  assignee: string | null;
+  amount: number | null;
+  currency: string;
+  deadline: number | null;
+  since: number;
+  /** pending, approved, rejected, escalated or cancelled. */
+  outcome: string;
+  decidedBy: string | null;
+  note: string | null;
+  closedAt: number | null;
+  orderTitle: string | null;
+  orderStatus: string;
+}
+
+const WAIT_STATUS: Record<Exclude<InboxStatus, 'all'>, string> = { pending: 'open', approved: 'approved', rejected: 'rejected', escalated: 'escalated' };
+
+/** At most `INBOX_LIMIT` rows of the current run of each order (a restarted generation's old waits are not listed). */
+export async function listApprovalInbox(q: Queryable, status: InboxStatus): Promise<InboxRow[]> {
+  const { rows } = await q.query(
+    `SELECT w.order_id, w.node_id, w.title, w.assignee, w.amount_minor, w.deadline, w.since, w.status, w.decided_by, w.note, w.closed_at,
+            o.currency, o.title AS order_title, o.status AS order_status
+       FROM order_waits w JOIN orders o ON o.id = w.order_id AND o.generation = w.generation
+      WHERE w.kind = 'approval' AND ($1::text IS NULL OR w.status = $1)
+      ORDER BY w.since, w.order_id, w.node_id LIMIT $2`,
+    [status === 'all' ? null : WAIT_STATUS[status], INBOX_LIMIT],
+  );
+  return rows.map((r) => ({
+    orderId: r.order_id,
+    nodeId: r.node_id,
+    title: r.title,
+    assignee: r.assignee,
+    amount: r.amount_minor === null ? null : fromMinor(Number(r.amount_minor), r.currency),
+    currency: r.currency,
+    deadline: r.deadline === null ? null : Number(r.deadline),
+    since: Number(r.since),
+    outcome: r.status === 'open' ? 'pending' : r.status,
+    decidedBy: r.decided_by,
+    note: r.note,
+    closedAt: r.closed_at === null ? null : Number(r.closed_at),
+    orderTitle: r.order_title,
+    orderStatus: r.order_status,
+  }));
+}

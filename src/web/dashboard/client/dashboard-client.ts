@@ -1,0 +1,327 @@
+// The dashboard's browser script (bundled by esbuild, served from /assets/dashboard.js): live order pages over the
+// order socket, approvals with the undo window, countdowns, node details on flow drawings. No inline script or style.
+
+/** Spec "Limits": the dashboard undo window, when decisions close before the timeout, when the countdown shows. */
+const UNDO_MS = 5_000;
+const CLOSE_BEFORE_MS = 2_000;
+const COUNTDOWN_FROM_MS = 10_000;
+
+type Send = (action: Record<string, unknown>) => Promise<{ ok: boolean; message: string }>;
+
+/** Server time now: the page carries the server's clock at render (the test clock in tests), so deadlines compare with it. */
+function serverClock(el: Element | null): () => number {
+  const at = Number(el?.closest('[data-server-now]')?.getAttribute('data-server-now') ?? document.querySelector('[data-server-now]')?.getAttribute('data-server-now'));
+  const offset = Number.isFinite(at) && at > 0 ? at - Date.now() : 0;
+  return () => Date.now() + offset;
+}
+
+function say(el: Element | null, text: string, kind: 'ok' | 'error' = 'ok'): void {
+  if (!(el instanceof HTMLElement)) return;
+  el.hidden = false;
+  el.textContent = text;
+  el.classList.toggle('error', kind === 'error');
+  el.classList.toggle('ok', kind === 'ok');
+}
+
+function bumpSent(): void {
+  const html = document.documentElement;
+  html.dataset.sentActions = String(Number(html.dataset.sentActions ?? '0') + 1);
+}
+
+function socketUrl(orderId: string): string {
+  return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/agents/order-agent/${encodeURIComponent(orderId)}`;
+}
+
+/** A request/answer over an order socket: `requestId` pairs the answer with the action. */
+function sender(socket: () => WebSocket | null, pending: Map<string, (r: { ok: boolean; message: string }) => void>): Send {
+  let n = 0;
+  return (action) =>
+    new Promise((resolve) => {
+      const ws = socket();
+      if (!ws || ws.readyState !== WebSocket.OPEN) return resolve({ ok: false, message: 'Not connected; try again in a moment.' });
+      const requestId = `r${++n}`;
+      pending.set(requestId, resolve);
+      bumpSent();
+      ws.send(JSON.stringify({ type: 'action', ...action, requestId }));
+    });
+}
+
+function answer(msg: any, pending: Map<string, (r: { ok: boolean; message: string }) => void>): void {
+  const done = typeof msg.requestId === 'string' ? pending.get(msg.requestId) : undefined;
+  if (!done) return;
+  pending.delete(msg.requestId);
+  if (msg.type === 'result') {
+    const r = msg.result as { delivered?: boolean; waitingFor?: string[] } | undefined;
+    if (msg.action === 'deliver_event' && r && r.delivered === false) done({ ok: false, message: `Nothing waits for that event now.` });
+    else done({ ok: true, message: `${String(msg.action).replace('_', ' ')}: done.` });
+  } else done({ ok: false, message: `Refused (${msg.status}): ${msg.error}` });
+}
+
+/**
+ * Holds a decision for the undo window, then sends it. The window ends early enough for the decision to land before
+ * decisions close (2 s before the timeout). Returns nothing; the container shows the countdown and an Undo button.
+ */
+function holdDecision(container: HTMLElement, nodeId: string, action: 'approve' | 'reject', now: () => number, deadline: number | null, send: Send, status: Element | null): void {
+  const original = Array.from(container.childNodes).map((c) => c.cloneNode(true));
+  const closeAt = deadline ? deadline - CLOSE_BEFORE_MS : Infinity;
+  const windowMs = Math.max(0, Math.min(UNDO_MS, closeAt - now()));
+  const endsAt = Date.now() + windowMs;
+  const verb = action === 'approve' ? 'Approving' : 'Rejecting';
+  const text = document.createElement('span');
+  const undo = document.createElement('button');
+  undo.type = 'button';
+  undo.textContent = 'Undo';
+  undo.dataset.undo = nodeId;
+  container.replaceChildren(text, undo);
+  container.dataset.pendingDecision = action;
+  document.documentElement.dataset.pendingDecision = nodeId;
+  undo.focus();
+  const tick = () => (text.textContent = `${verb} in ${Math.max(0, Math.ceil((endsAt - Date.now()) / 1000))} s… `);
+  tick();
+  const ticker = setInterval(tick, 250);
+  const finish = () => {
+    clearInterval(ticker);
+    clearTimeout(timer);
+    delete container.dataset.pendingDecision;
+    delete document.documentElement.dataset.pendingDecision;
+  };
+  const timer = setTimeout(async () => {
+    finish();
+    text.textContent = `${verb}…`;
+    undo.remove();
+    const r = await send({ action, nodeId });
+    say(status, r.ok ? `${action === 'approve' ? 'Approved' : 'Rejected'}.` : r.message, r.ok ? 'ok' : 'error');
+    container.dataset.decided = r.ok ? action : 'failed';
+    if (!r.ok) container.replaceChildren(...original);
+  }, windowMs);
+  undo.addEventListener('click', () => {
+    finish();
+    container.replaceChildren(...original);
+    say(status, 'Not sent: the decision was undone.');
+    (container.querySelector(`button[data-action="${action}"]`) as HTMLElement | null)?.focus();
+  });
+}
+
+/** Every element with a deadline: a countdown message 10 s before the timeout; decisions closed 2 s before it. */
+function tickCountdowns(now: () => number): void {
+  for (const el of Array.from(document.querySelectorAll<HTMLElement>('[data-deadline]'))) {
+    const deadline = Number(el.dataset.deadline);
+    if (!el.dataset.deadline || !Number.isFinite(deadline)) continue;
+    const left = deadline - now();
+    const counter = el.querySelector<HTMLElement>('[data-countdown]');
+    if (counter) {
+      const s = Math.max(0, Math.ceil(left / 1000));
+      const closing = left <= COUNTDOWN_FROM_MS;
+      counter.classList.toggle('closing', closing);
+      counter.textContent = left <= 0 ? '(timed out)' : closing ? `Decisions close in ${Math.max(0, s - 2)} s` : `(${formatLeft(s)} left)`;
+    }
+    const closed = left <= CLOSE_BEFORE_MS;
+    for (const b of Array.from(el.querySelectorAll<HTMLButtonElement>('button[data-action="approve"], button[data-action="reject"]'))) b.disabled = closed;
+  }
+}
+
+function formatLeft(s: number): string {
+  const d = Math.floor(s / 86400);
+  const h = Math.floor((s % 86400) / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  return d > 0 ? `${d} d ${h} h` : h > 0 ? `${h} h ${m} min` : m > 0 ? `${m} min ${s % 60} s` : `${s} s`;
+}
+
+/** Applies a live state to the drawing and header without a reload. */
+function applyState(root: HTMLElement, state: any): void {
+  root.dataset.orderStatus = state.status;
+  const status = root.querySelector('[data-live="status"]');
+  if (status) {
+    const badge = document.createElement('span');
+    badge.className = `status status-${String(state.status).replace(/[^a-z_]/g, '')}`;
+    badge.textContent = String(state.status).replace(/_/g, ' ');
+    status.replaceChildren(badge);
+  }
+  const reason = root.querySelector('[data-live="reason"]');
+  if (reason) reason.textContent = state.reason ?? '';
+  const svg = root.querySelector('[data-order-diagram] svg');
+  if (!svg) return;
+  for (const [id, node] of Object.entries<any>(state.nodes ?? {})) {
+    const g = svg.querySelector(`[data-node-id="${CSS.escape(id)}"]`);
+    if (!g || g.getAttribute('data-node-status') === node.status) continue;
+    g.setAttribute('data-node-status', node.status);
+    const text = g.querySelector('.node-status');
+    if (text) text.textContent = node.status;
+    const label = g.getAttribute('aria-label') ?? '';
+    g.setAttribute('aria-label', `${label.replace(/: [a-z_]+$/, '')}: ${node.status}`);
+  }
+  for (const edge of state.edges ?? []) {
+    const g = svg.querySelector(`[data-edge-from="${CSS.escape(edge.from)}"][data-edge-to="${CSS.escape(edge.to)}"][data-edge-branch="${CSS.escape(edge.branch)}"]`);
+    if (g) g.setAttribute('data-edge-status', edge.status);
+  }
+}
+
+/** Re-reads the page's live sections (waits, lines, payouts, documents, timeline) and swaps them in, keeping held decisions. */
+async function refreshSections(root: HTMLElement, orderId: string, held: Map<string, HTMLElement>): Promise<void> {
+  const res = await fetch(`/orders/${encodeURIComponent(orderId)}/live`, { headers: { accept: 'text/html' }, credentials: 'same-origin' });
+  if (!res.ok) return;
+  const doc = new DOMParser().parseFromString(await res.text(), 'text/html');
+  const now = doc.querySelector('[data-server-now]')?.getAttribute('data-server-now');
+  if (now) root.dataset.serverNow = now;
+  for (const fresh of Array.from(doc.querySelectorAll('[data-live-section]'))) {
+    const name = fresh.getAttribute('data-live-section');
+    const target = root.querySelector(`[data-live-section="${CSS.escape(name ?? '')}"]`);
+    if (!target) continue;
+    target.replaceChildren(...Array.from(fresh.childNodes).map((n) => document.importNode(n, true)));
+  }
+  // A decision still inside its undo window keeps its Undo button across the refresh.
+  for (const [nodeId, container] of held) {
+    if (!container.dataset.pendingDecision) {
+      held.delete(nodeId);
+      continue;
+    }
+    const replacement = root.querySelector(`[data-decision-for="${CSS.escape(nodeId)}"]`);
+    replacement?.replaceWith(container);
+  }
+  if (!root.querySelector('[data-wait-node]')) root.querySelector('[data-cancel-section]')?.toggleAttribute('hidden', ['completed', 'failed', 'rolled_back', 'cancelled', 'declined'].includes(root.dataset.orderStatus ?? ''));
+}
+
+function initOrderPage(root: HTMLElement): void {
+  const orderId = root.dataset.orderId ?? '';
+  const connection = root.querySelector('[data-connection]');
+  const status = root.querySelector('[data-action-status]');
+  const pending = new Map<string, (r: { ok: boolean; message: string }) => void>();
+  const held = new Map<string, HTMLElement>();
+  let ws: WebSocket | null = null;
+  let retry = 500;
+  const send = sender(() => ws, pending);
+  const now = () => serverClock(root)();
+
+  const connect = () => {
+    ws = new WebSocket(socketUrl(orderId));
+    ws.addEventListener('open', () => {
+      retry = 500;
+      if (connection) connection.textContent = 'Live: updates appear as they happen.';
+      root.dataset.live = 'open';
+    });
+    ws.addEventListener('message', (e) => {
+      let msg: any;
+      try {
+        msg = JSON.parse(String(e.data));
+      } catch {
+        return;
+      }
+      if (msg.type === 'state') {
+        applyState(root, msg.state);
+        void refreshSections(root, orderId, held).then(() => {
+          root.dataset.stateVersion = String(Number(root.dataset.stateVersion ?? '0') + 1);
+          tickCountdowns(now);
+        });
+      } else answer(msg, pending);
+    });
+    ws.addEventListener('close', (e) => {
+      root.dataset.live = 'closed';
+      for (const [, done] of pending) done({ ok: false, message: 'The connection closed; try again.' });
+      pending.clear();
+      if (e.code === 4401 || e.code === 4403) {
+        if (connection) connection.textContent = 'Live updates stopped: sign in again.';
+        return;
+      }
+      if (connection) connection.textContent = 'Reconnecting…';
+      setTimeout(connect, retry);
+      retry = Math.min(retry * 2, 15_000);
+    });
+  };
+  connect();
+
+  root.addEventListener('click', async (e) => {
+    const button = (e.target as Element).closest<HTMLButtonElement>('button[data-action]');
+    if (!button || button.disabled) return;
+    const action = button.dataset.action;
+    if (action === 'approve' || action === 'reject') {
+      const container = button.closest<HTMLElement>('[data-decision-for]');
+      const wait = button.closest<HTMLElement>('[data-deadline]');
+      if (!container) return;
+      held.set(button.dataset.node ?? '', container);
+      holdDecision(container, button.dataset.node ?? '', action, now, wait?.dataset.deadline ? Number(wait.dataset.deadline) : null, send, status);
+    } else if (action === 'deliver_event') {
+      button.disabled = true;
+      const r = await send({ action: 'deliver_event', event: button.dataset.event, payload: JSON.parse(button.dataset.payload ?? '{}') });
+      say(status, r.ok ? `Event ${button.dataset.event} sent.` : r.message, r.ok ? 'ok' : 'error');
+      button.disabled = false;
+    } else if (action === 'cancel-start') {
+      root.querySelector<HTMLElement>('[data-cancel-confirm]')?.removeAttribute('hidden');
+      root.querySelector<HTMLElement>('#cancel-reason')?.focus();
+    } else if (action === 'cancel-keep') {
+      root.querySelector<HTMLElement>('[data-cancel-confirm]')?.setAttribute('hidden', '');
+    } else if (action === 'cancel') {
+      const reason = root.querySelector<HTMLInputElement>('#cancel-reason')?.value.trim();
+      const r = await send({ action: 'cancel', ...(reason ? { reason } : {}) });
+      say(status, r.ok ? 'The order was cancelled.' : r.message, r.ok ? 'ok' : 'error');
+      if (r.ok) root.querySelector<HTMLElement>('[data-cancel-confirm]')?.setAttribute('hidden', '');
+    }
+  });
+  setInterval(() => tickCountdowns(now), 1000);
+  tickCountdowns(now);
+}
+
+/** The inbox: each decision is held for the undo window, then sent over the order's socket, opened for that one action. */
+function initApprovals(root: HTMLElement): void {
+  const status = root.querySelector('[data-action-status]');
+  const now = serverClock(root);
+  const sendTo = (orderId: string): Send => (action) =>
+    new Promise((resolve) => {
+      const ws = new WebSocket(socketUrl(orderId));
+      const pending = new Map<string, (r: { ok: boolean; message: string }) => void>();
+      const send = sender(() => ws, pending);
+      ws.addEventListener('open', () => void send(action).then((r) => (resolve(r), ws.close())));
+      ws.addEventListener('message', (e) => {
+        try {
+          answer(JSON.parse(String(e.data)), pending);
+        } catch {
+          /* not JSON */
+        }
+      });
+      ws.addEventListener('close', () => resolve({ ok: false, message: 'The connection closed; try again.' }));
+    });
+  root.addEventListener('click', (e) => {
+    const button = (e.target as Element).closest<HTMLButtonElement>('button[data-action="approve"], button[data-action="reject"]');
+    if (!button || button.disabled) return;
+    const row = button.closest<HTMLElement>('[data-approval-order]');
+    const container = button.closest<HTMLElement>('[data-decision-for]');
+    if (!row || !container) return;
+    const orderId = row.dataset.approvalOrder ?? '';
+    const action = button.dataset.action as 'approve' | 'reject';
+    holdDecision(container, row.dataset.approvalNode ?? '', action, now, row.dataset.deadline ? Number(row.dataset.deadline) : null, async (a) => {
+      const r = await sendTo(orderId)(a);
+      if (r.ok) {
+        row.dataset.approvalOutcome = action === 'approve' ? 'approved' : 'rejected';
+        container.replaceChildren(document.createTextNode(action === 'approve' ? 'Approved' : 'Rejected'));
+      }
+      return r;
+    }, status);
+  });
+  setInterval(() => tickCountdowns(now), 1000);
+  tickCountdowns(now);
+}
+
+/** Flow drawings: a node's catalogue entry on click, Enter or Space. */
+function initFlowPage(root: HTMLElement): void {
+  const shown = document.querySelector('[data-node-info-shown]');
+  const show = (target: EventTarget | null) => {
+    const g = (target as Element | null)?.closest?.('[data-node-id]');
+    const id = g?.getAttribute('data-node-id');
+    const info = id ? document.querySelector(`[data-node-info="${CSS.escape(id)}"]`) : null;
+    if (shown && info) shown.replaceChildren(...Array.from(info.childNodes).map((n) => n.cloneNode(true)));
+  };
+  root.addEventListener('click', (e) => show(e.target));
+  root.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter' || e.key === ' ') {
+      show(e.target);
+      e.preventDefault();
+    }
+  });
+}
+
+const orderRoot = document.querySelector<HTMLElement>('[data-order-page]');
+if (orderRoot) initOrderPage(orderRoot);
+const approvalsRoot = document.querySelector<HTMLElement>('[data-approvals-page]');
+if (approvalsRoot) initApprovals(approvalsRoot);
+const flowRoot = document.querySelector<HTMLElement>('[data-flow-diagram-page]');
+if (flowRoot) initFlowPage(flowRoot);
+document.documentElement.dataset.dashboardReady = 'true';

@@ -1,0 +1,192 @@
+// Routes of the dashboard pages (contract section 13): orders, an order, approvals, flows; they call registry operations as the signed-in person.
+import { Router } from '@koa/router';
+import type { Context } from 'koa';
+import type { Authenticator } from '../../auth/authenticator.js';
+import type { Principal } from '../../auth/principal.js';
+import type { OperationRegistry } from '../../application/operation-registry.js';
+import type { Clock } from '../../engine/clock.js';
+import type { FlowDiagrams } from '../../engine/flows/flow-diagrams.js';
+import { edgeKey } from '../../engine/flows/flow-diagram-svg.js';
+import { DomainError } from '../../domain/errors.js';
+import { HTTP_STATUS } from '../../http/http-errors.js';
+import type { OrderView } from '../../orders/order-view.js';
+import { INBOX_STATUSES, type InboxRow, type InboxStatus } from '../../orders/approval-inbox.js';
+import { html, page } from '../identity/html.js';
+import { seeOther, send } from '../identity/page-responses.js';
+import { readForm } from '../identity/read-form.js';
+import { pagePrincipal } from './page-principal.js';
+import { dashboardCss } from './dashboard-css.js';
+import { dashboardBundle } from './client-bundle.js';
+import { ordersPage, type OrderRow, type OrdersFilters } from './orders-page.js';
+import { orderFragment, orderPage } from './order-page.js';
+import { liveSections, type PayoutRow } from './order-sections.js';
+import { approvalsPage } from './approvals-page.js';
+import { flowPage, flowsPage, type FlowRowView } from './flows-page.js';
+
+export interface DashboardRouterOptions {
+  auth: Authenticator;
+  operations: OperationRegistry;
+  diagrams: FlowDiagrams;
+  clock: Clock;
+}
+
+const one = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+
+export function dashboardRouter(o: DashboardRouterOptions): Router {
+  const router = new Router();
+  const call = <T>(ctx: Context, principal: Principal, name: string, input: unknown) => o.operations.call(name, principal, input, { ip: ctx.ip ?? null }) as Promise<T>;
+
+  /** A refused or failed read as a page with its status (never a 500 for bad input). */
+  async function guarded(ctx: Context, principal: Principal, run: () => Promise<void>): Promise<void> {
+    try {
+      await run();
+    } catch (err) {
+      if (!(err instanceof DomainError)) throw err;
+      const status = HTTP_STATUS[err.kind] ?? 400;
+      send(ctx, status, page({ title: status === 404 ? 'Not found' : 'Not possible', nonce: ctx.state.cspNonce, principal, body: html`<p role="alert" data-error>${err.message}</p><p><a href="/orders">Orders</a></p>` }));
+    }
+  }
+
+  router.get('/assets/dashboard.css', (ctx) => {
+    ctx.type = 'text/css';
+    ctx.set('Cache-Control', 'public, max-age=300');
+    ctx.body = dashboardCss;
+  });
+  router.get('/assets/dashboard.js', async (ctx) => {
+    ctx.type = 'text/javascript';
+    ctx.set('Cache-Control', 'public, max-age=300');
+    ctx.body = await dashboardBundle();
+  });
+
+  // No icon: an empty answer instead of a 404 in every browser console.
+  router.get('/favicon.ico', (ctx) => {
+    ctx.status = 204;
+    ctx.set('Cache-Control', 'public, max-age=86400');
+  });
+
+  router.get('/', async (ctx) => {
+    const principal = await o.auth.authenticate(ctx).catch(() => null);
+    seeOther(ctx, principal ? (principal.restricted ? '/account' : '/orders') : '/login');
+  });
+
+  router.get('/orders', async (ctx) => {
+    const principal = await pagePrincipal(o.auth, ctx);
+    if (!principal) return;
+    const filters: OrdersFilters = { status: one(ctx.query.status), model: one(ctx.query.model), channel: one(ctx.query.channel), q: one(ctx.query.q) };
+    const cursor = one(ctx.query.cursor);
+    try {
+      const list = await call<{ orders: OrderRow[]; nextCursor: string | null }>(ctx, principal, 'listOrders', { ...filters, ...(cursor ? { cursor } : {}), limit: 50 });
+      send(ctx, 200, ordersPage({ nonce: ctx.state.cspNonce, principal, orders: list.orders, nextCursor: list.nextCursor, filters, paged: Boolean(cursor) }));
+    } catch (err) {
+      if (!(err instanceof DomainError)) throw err;
+      send(ctx, HTTP_STATUS[err.kind] ?? 400, ordersPage({ nonce: ctx.state.cspNonce, principal, orders: [], nextCursor: null, filters, paged: false, error: `${err.message}: check the filters.` }));
+    }
+  });
+
+  /** The order's view, drawing and live sections, as the person may see them. */
+  async function orderParts(ctx: Context, principal: Principal, id: string) {
+    const view = await call<OrderView>(ctx, principal, 'getOrder', { id });
+    const payouts = (await call<{ payouts: PayoutRow[] }>(ctx, principal, 'listOrderPayouts', { id })).payouts;
+    return { view, sections: liveSections(view, principal, payouts) };
+  }
+
+  router.get('/orders/:id', async (ctx) => {
+    const principal = await pagePrincipal(o.auth, ctx);
+    if (!principal) return;
+    await guarded(ctx, principal, async () => {
+      const { view, sections } = await orderParts(ctx, principal, ctx.params.id);
+      const status = {
+        nodes: Object.fromEntries(Object.entries(view.nodes).map(([id, n]) => [id, String(n.status)])),
+        edges: Object.fromEntries(view.edges.map((e) => [edgeKey(e.from, e.to, e.branch), e.status])),
+      };
+      const svg = o.diagrams.liveSvg({ flowId: view.flow.id, version: view.flow.version, name: view.flow.name, graph: view.flow.graph }, status);
+      send(ctx, 200, orderPage({ nonce: ctx.state.cspNonce, principal, view, svg, sections, now: o.clock.now() }));
+    });
+  });
+
+  // The live sections the order page's script swaps in after each state message.
+  router.get('/orders/:id/live', async (ctx) => {
+    const principal = await pagePrincipal(o.auth, ctx);
+    if (!principal) return;
+    await guarded(ctx, principal, async () => {
+      const { view, sections } = await orderParts(ctx, principal, ctx.params.id);
+      send(ctx, 200, orderFragment(view, sections, o.clock.now()));
+    });
+  });
+
+  router.get('/approvals', async (ctx) => {
+    const principal = await pagePrincipal(o.auth, ctx);
+    if (!principal) return;
+    const raw = one(ctx.query.status) ?? 'pending';
+    const status = (INBOX_STATUSES as readonly string[]).includes(raw) ? (raw as InboxStatus) : 'pending';
+    const rows = (await call<{ approvals: InboxRow[] }>(ctx, principal, 'listApprovals', { status })).approvals;
+    send(ctx, raw === status ? 200 : 400, approvalsPage({ nonce: ctx.state.cspNonce, principal, rows, status, now: o.clock.now(), error: raw === status ? null : `Unknown status ${raw}: showing pending.` }));
+  });
+
+  router.get('/flows', async (ctx) => {
+    const principal = await pagePrincipal(o.auth, ctx);
+    if (!principal) return;
+    const { flows } = await call<{ flows: FlowRowView[] }>(ctx, principal, 'listFlows', {});
+    send(ctx, 200, flowsPage({ nonce: ctx.state.cspNonce, principal, flows }));
+  });
+
+  async function renderFlow(ctx: Context, principal: Principal, id: string, status: number, extra: { error?: string; ok?: string } = {}) {
+    const detail = await call<{
+      flow: FlowRowView;
+      draft: { graph: unknown; problems: { nodeId?: string; message: string }[] };
+      versions: { version: number; name: string; graph: unknown; createdBy: string; createdAt: number }[];
+    }>(ctx, principal, 'getFlow', { id });
+    const asked = Number(ctx.query.version);
+    const chosen = detail.versions.find((v) => v.version === asked) ?? detail.versions.at(-1) ?? null;
+    const { nodeTypes } = await call<{ nodeTypes: { type: string; description: string }[] }>(ctx, principal, 'listNodeTypes', {});
+    const describe = new Map(nodeTypes.map((t) => [t.type, t.description]));
+    const graphNodes = ((chosen?.graph as { nodes?: { id: string; type: string; label?: string }[] } | null)?.nodes ?? []).map((n) => ({
+      id: n.id,
+      type: n.type,
+      label: n.label ?? n.id,
+      description: describe.get(n.type) ?? 'Not in the node catalogue.',
+    }));
+    let draftSvg = o.diagrams.draftSvg(detail.flow.id, detail.flow.name, detail.draft.graph);
+    for (const p of detail.draft.problems) if (p.nodeId) draftSvg = draftSvg.replace(`data-node-id="${p.nodeId}"`, `data-problem="true" data-node-id="${p.nodeId}"`);
+    send(
+      ctx,
+      status,
+      flowPage({
+        nonce: ctx.state.cspNonce,
+        principal,
+        flow: detail.flow,
+        versions: detail.versions,
+        shown: chosen?.version ?? null,
+        svg: chosen ? o.diagrams.svg({ flowId: detail.flow.id, version: chosen.version, name: chosen.name, graph: chosen.graph }) : null,
+        nodes: graphNodes,
+        draftSvg,
+        problems: detail.draft.problems,
+        ...extra,
+      }),
+    );
+  }
+
+  router.get('/flows/:id', async (ctx) => {
+    const principal = await pagePrincipal(o.auth, ctx);
+    if (!principal) return;
+    await guarded(ctx, principal, () => renderFlow(ctx, principal, ctx.params.id, 200, ctx.query.published ? { ok: `Published as version ${String(ctx.query.version)}.` } : {}));
+  });
+
+  router.post('/flows/:id/publish', async (ctx) => {
+    const principal = await pagePrincipal(o.auth, ctx, 'operator');
+    if (!principal) return;
+    await readForm(ctx);
+    const id = ctx.params.id;
+    await guarded(ctx, principal, async () => {
+      try {
+        const { version } = await call<{ version: number }>(ctx, principal, 'publishFlow', { id });
+        seeOther(ctx, `/flows/${encodeURIComponent(id)}?version=${version}&published=1`);
+      } catch (err) {
+        if (!(err instanceof DomainError) || err.kind !== 'invalid_input') throw err;
+        await renderFlow(ctx, principal, id, 400, { error: err.message });
+      }
+    });
+  });
+
+  return router;
+}

@@ -1,0 +1,82 @@
+// The flows list (/flows) and a flow's page (/flows/<id>): versions drawn, node catalogue entries, draft problems, publish.
+import type { Principal } from '../../auth/principal.js';
+import { roleAtLeast } from '../../auth/roles.js';
+import { formatTime, html, notice, page, raw } from '../identity/html.js';
+
+export interface FlowRowView {
+  id: string;
+  name: string;
+  description: string | null;
+  model: string | null;
+  publishedVersion: number | null;
+  nodeCount: number;
+  updatedAt: number;
+}
+
+export function flowsPage(o: { nonce: string; principal: Principal; flows: FlowRowView[] }): string {
+  return page({
+    title: 'Flows',
+    nonce: o.nonce,
+    principal: o.principal,
+    live: true,
+    wide: true,
+    body: html`<div class="table-wrap"><table><thead><tr><th scope="col">Flow</th><th scope="col">Published</th><th scope="col">Nodes (draft)</th><th scope="col" class="hide-narrow">Model</th><th scope="col" class="hide-narrow">Updated</th></tr></thead>
+<tbody>${o.flows.map(
+      (f) => html`<tr data-flow-id="${f.id}"><td><a href="/flows/${encodeURIComponent(f.id)}">${f.name}</a><br><span class="hint">${f.id}</span></td>
+<td>${f.publishedVersion === null ? 'not published' : `version ${f.publishedVersion}`}</td><td>${f.nodeCount}</td><td class="hide-narrow">${f.model ?? '—'}</td><td class="hide-narrow">${formatTime(f.updatedAt)}</td></tr>`,
+    )}</tbody></table></div>`,
+  });
+}
+
+export interface FlowPageView {
+  nonce: string;
+  principal: Principal;
+  flow: FlowRowView;
+  versions: { version: number; createdBy: string; createdAt: number }[];
+  shown: number | null;
+  svg: string | null;
+  /** The nodes of the shown version with their catalogue entry (shown on hover or selection). */
+  nodes: { id: string; label: string; type: string; description: string }[];
+  draftSvg: string;
+  problems: { nodeId?: string; message: string }[];
+  error?: string | null;
+  ok?: string | null;
+}
+
+export function flowPage(o: FlowPageView): string {
+  const f = o.flow;
+  const operator = roleAtLeast(o.principal.role, 'operator');
+  return page({
+    title: f.name,
+    nonce: o.nonce,
+    principal: o.principal,
+    live: true,
+    wide: true,
+    body: html`${notice('error', o.error)}${notice('ok', o.ok)}
+<p>${f.description ?? ''}</p>
+<section aria-labelledby="versions-h"><h2 id="versions-h">Published versions</h2>
+${
+  o.versions.length === 0
+    ? html`<p>Not published yet.</p>`
+    : html`<nav aria-label="Versions"><ul class="actions">${o.versions.map(
+        (v) => html`<li><a href="/flows/${encodeURIComponent(f.id)}?version=${v.version}" ${v.version === o.shown ? html`aria-current="page"` : ''}>version ${v.version}</a> <span class="hint">${v.createdBy}, ${formatTime(v.createdAt)}</span></li>`,
+      )}</ul></nav>
+<p><a href="/api/v1/flows/${encodeURIComponent(f.id)}/versions/${o.shown ?? 1}/diagram.svg">This drawing as SVG</a></p>
+<div class="diagram" data-flow-diagram-page data-version="${o.shown ?? ''}">${raw(o.svg ?? '')}</div>
+<div class="node-info" role="status" aria-live="polite" data-node-info-shown><p class="hint">Select a node for its catalogue entry.</p></div>
+<details><summary>Nodes of version ${o.shown ?? ''}</summary><ul>${o.nodes.map(
+        (n) => html`<li data-node-info="${n.id}"><strong>${n.label}</strong> <code>${n.id}</code> · <code>${n.type}</code>: ${n.description}</li>`,
+      )}</ul></details>`
+}
+</section>
+<section aria-labelledby="draft-h"><h2 id="draft-h">Draft</h2>
+${o.problems.length === 0 ? html`<p data-draft-valid>The draft has no problems.</p>` : html`<ul class="problems">${o.problems.map((p) => html`<li data-problem-node="${p.nodeId ?? ''}">${p.message}</li>`)}</ul>`}
+<div class="diagram">${raw(o.draftSvg)}</div>
+${
+  operator
+    ? html`<form method="post" action="/flows/${encodeURIComponent(f.id)}/publish"><button type="submit" class="primary" ${o.problems.length ? 'disabled' : ''}>Publish the draft as version ${(f.publishedVersion ?? 0) + 1}</button></form>`
+    : ''
+}
+</section>`,
+  });
+}

@@ -1,0 +1,102 @@
+// The live sections of the order page (waits, summary, lines, payouts, documents, timeline), rendered on load and re-fetched on every change.
+import type { Principal } from '../../auth/principal.js';
+import { roleAtLeast } from '../../auth/roles.js';
+import type { OrderView } from '../../orders/order-view.js';
+import { formatTime, html, type Html } from '../identity/html.js';
+import { money, statusBadge } from './status-badge.js';
+
+/** An order's payouts as `listOrderPayouts` answers them. */
+export interface PayoutRow {
+  id: string;
+  sellerId: string;
+  currency: string;
+  gross: number;
+  commission: number;
+  net: number;
+  status: string;
+}
+
+/** Approve/Reject for an approval wait; the client holds each decision for the undo window before sending it. */
+export function decisionButtons(orderId: string, nodeId: string): Html {
+  return html`<div class="actions" data-decision-for="${nodeId}" data-order="${orderId}">
+<button type="button" class="primary" data-action="approve" data-node="${nodeId}">Approve</button>
+<button type="button" class="danger" data-action="reject" data-node="${nodeId}">Reject</button></div>`;
+}
+
+/** The payload a dashboard event button sends (spec "Inbound events": record payment, back office). */
+export function eventButtons(event: string, total: number): Html {
+  const payment = JSON.stringify({ source: 'dashboard', amount: total });
+  const backOffice = JSON.stringify({ source: 'back-office' });
+  return html`<div class="actions">
+<button type="button" data-action="deliver_event" data-event="${event}" data-payload="${payment}">Record payment (${event})</button>
+<button type="button" data-action="deliver_event" data-event="${event}" data-payload="${backOffice}">From back office (${event})</button></div>`;
+}
+
+export function waitsSection(view: OrderView, principal: Principal): Html {
+  const approver = roleAtLeast(principal.role, 'approver');
+  const operator = roleAtLeast(principal.role, 'operator');
+  if (view.waits.length === 0) return html`<p data-no-waits>Not waiting for anyone.</p>`;
+  return html`<ul class="waits">${view.waits.map(
+    (w) => html`<li data-wait-node="${w.nodeId}" data-wait-kind="${w.kind}" data-deadline="${w.deadline ?? ''}">
+<strong>${w.title ?? w.nodeId}</strong> <span class="hint">(${w.kind === 'approval' ? `approval for ${w.assignee ?? 'anyone'}` : `event ${w.event}`}, since ${formatTime(w.since)})</span>
+${w.amount !== null ? html`<br>Amount: ${money(w.amount, view.order.currency)}` : ''}
+<br>Deadline: ${formatTime(w.deadline)} ${w.deadline ? html`<span class="countdown" data-countdown></span>` : ''}
+${w.kind === 'approval' && approver ? decisionButtons(view.orderId, w.nodeId) : ''}
+${w.kind === 'event' && operator && w.event && w.event !== 'seller.responded' ? eventButtons(w.event, view.order.total) : ''}
+${w.kind === 'event' && w.event === 'seller.responded' ? html`<p class="hint">Sellers answer through their integration or POST /api/v1/orders/${view.orderId}/events.</p>` : ''}
+</li>`,
+  )}</ul>`;
+}
+
+export function summarySection(view: OrderView): Html {
+  const o = view.order;
+  return html`<dl class="facts">
+<dt>Status</dt><dd>${statusBadge(view.status)}${view.reason ? html` <span data-order-reason>${view.reason}</span>` : ''}</dd>
+<dt>Flow</dt><dd><a href="/flows/${encodeURIComponent(view.flow.id)}?version=${view.flow.version}">${view.flow.name}</a> v${view.flow.version}</dd>
+<dt>Model / channel</dt><dd>${o.model} / ${o.channel}</dd>
+<dt>Customer</dt><dd>${o.customerId ?? '—'}${o.contactEmail ? ` · ${o.contactEmail}` : ''}</dd>
+<dt>Subtotal</dt><dd>${money(o.subtotal, o.currency)}</dd>
+<dt>Tax</dt><dd>${money(o.tax, o.currency)}</dd>
+<dt>Total</dt><dd data-order-total="${o.total}"><strong>${money(o.total, o.currency)}</strong></dd>
+<dt>Updated</dt><dd>${formatTime(view.updatedAt)}</dd></dl>`;
+}
+
+export function linesSection(view: OrderView): Html {
+  const lines = view.order.lines;
+  if (lines.length === 0) return html`<p>No lines.</p>`;
+  return html`<div class="table-wrap"><table><thead><tr><th scope="col">SKU</th><th scope="col">Item</th><th scope="col">Qty</th><th scope="col">Unit price</th><th scope="col" class="hide-narrow">Seller</th></tr></thead>
+<tbody>${lines.map(
+    (l) => html`<tr data-line-sku="${l.sku}"><td>${l.sku}</td><td>${l.name ?? ''}${l.dropped ? html` <span class="status status-cancelled">dropped</span>` : ''}</td><td>${l.qty}</td><td>${money(l.unitPrice, view.order.currency)}</td><td class="hide-narrow">${l.sellerId ?? 'first party'}</td></tr>`,
+  )}</tbody></table></div>`;
+}
+
+export function payoutsSection(payouts: PayoutRow[]): Html {
+  if (payouts.length === 0) return html`<p>No payouts.</p>`;
+  return html`<div class="table-wrap"><table><thead><tr><th scope="col">Seller</th><th scope="col">Gross</th><th scope="col">Commission</th><th scope="col">Net</th><th scope="col">Status</th></tr></thead>
+<tbody>${payouts.map(
+    (p) => html`<tr data-payout-id="${p.id}" data-payout-status="${p.status}"><td>${p.sellerId}</td><td>${money(p.gross, p.currency)}</td><td>${money(p.commission, p.currency)}</td><td>${money(p.net, p.currency)}</td><td>${statusBadge(p.status)}</td></tr>`,
+  )}</tbody></table></div>`;
+}
+
+export function documentsSection(view: OrderView): Html {
+  if (view.documents.length === 0) return html`<p>No documents.</p>`;
+  return html`<ul>${view.documents.map((d) => html`<li data-document="${d.id}"><a href="${d.url}">${d.name}</a> <span class="hint">${d.kind}, ${formatTime(d.createdAt)}</span></li>`)}</ul>`;
+}
+
+export function timelineSection(view: OrderView): Html {
+  return html`<ol class="timeline" reversed>${[...view.timeline].reverse().map(
+    (t) => html`<li data-timeline-kind="${t.kind}"><time datetime="${new Date(t.at).toISOString()}">${formatTime(t.at)}</time>${t.message}${t.nodeId ? html` <span class="hint">(${t.nodeId})</span>` : ''}</li>`,
+  )}</ol>`;
+}
+
+/** Every live section by name: the page renders them in place, the fragment route answers them for the client to swap in. */
+export function liveSections(view: OrderView, principal: Principal, payouts: PayoutRow[]): Record<string, Html> {
+  return {
+    summary: summarySection(view),
+    waits: waitsSection(view, principal),
+    lines: linesSection(view),
+    payouts: payoutsSection(payouts),
+    documents: documentsSection(view),
+    timeline: timelineSection(view),
+  };
+}
