@@ -1,9 +1,10 @@
 // Makes A2A push attempts: the first at once after the queuing commit, retries 10/20/40/80/160 s as durable timers.
+import { InFlight } from '../lib/in-flight.js';
 import type { Db } from '../db/db.js';
 import type { Clock } from '../engine/clock.js';
 import type { Logger } from '../logging/logger.js';
 import type { TimerIndexEntry } from '../engine/scheduler/timer-index.js';
-import { cancel as cancelTimer, claimForFiring, getTimer, markFired, schedule } from '../engine/scheduler/timer-store.js';
+import { cancel as cancelTimer, claimAttemptTimer, getTimer, schedule } from '../engine/scheduler/timer-store.js';
 import { KeyedQueue } from '../engine/runtime/keyed-queue.js';
 import { attemptTimerId, GUARD_MARGIN_MS, MAX_ATTEMPTS, retryDelay } from '../webhooks/delivery-schedule.js';
 import { postOutbound, type OutboundPostOptions, type OutboundResult } from '../webhooks/outbound-post.js';
@@ -48,7 +49,7 @@ interface Delivery {
 export class A2aPushWorker {
   private readonly perDelivery = new KeyedQueue();
   private readonly chains = new KeyedQueue();
-  private readonly pending = new Set<Promise<unknown>>();
+  private readonly inFlight = new InFlight();
   private stopped = false;
 
   constructor(private readonly deps: PushWorkerDeps) {}
@@ -78,14 +79,12 @@ export class A2aPushWorker {
   }
 
   async idle(): Promise<void> {
-    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+    await this.inFlight.idle();
   }
 
   async stop(graceMs = 1_500): Promise<void> {
     this.stopped = true;
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([this.idle(), new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
-    clearTimeout(timer);
+    await this.inFlight.settleWithin(graceMs);
   }
 
   /** Drops delivered and failed notifications older than 7 days (spec "A2A push"). */
@@ -95,8 +94,7 @@ export class A2aPushWorker {
   }
 
   private track(p: Promise<unknown>): void {
-    const tracked = p.catch((err) => this.deps.logger.error({ err }, 'A2A push attempt failed')).finally(() => this.pending.delete(tracked));
-    this.pending.add(tracked);
+    this.inFlight.track(p, (err) => this.deps.logger.error({ err }, 'A2A push attempt failed'));
   }
 
   private attempt(deliveryId: string, n: number, via: 'direct' | 'timer'): Promise<void> {
@@ -116,10 +114,7 @@ export class A2aPushWorker {
       const delivery = await lock(tx, deliveryId);
       const timerId = attemptTimerId(deliveryId, n);
       const now = clock.now();
-      if (via === 'timer') {
-        if (!(await claimForFiring(tx, timerId, now))) return null;
-        await markFired(tx, timerId, now);
-      } else if (!(await markFired(tx, timerId, now))) return null;
+      if (!(await claimAttemptTimer(tx, timerId, via, now))) return null;
       if (!delivery || delivery.status !== 'pending' || delivery.attempts !== n - 1) return null;
       if (n > MAX_ATTEMPTS) {
         await tx.query(

@@ -1,10 +1,11 @@
 // Makes notification attempts through the chosen channel: first attempts right after the dispatch commits, retries
 // and lost attempts as durable timers (the webhook schedule), sent or failed recorded in the row and the order's timeline.
+import { InFlight } from '../lib/in-flight.js';
 import type { Db } from '../db/db.js';
 import type { Clock } from '../engine/clock.js';
 import type { Logger } from '../logging/logger.js';
 import type { TimerIndexEntry } from '../engine/scheduler/timer-index.js';
-import { cancel as cancelTimer, claimForFiring, getTimer, markFired, schedule } from '../engine/scheduler/timer-store.js';
+import { cancel as cancelTimer, claimAttemptTimer, getTimer, schedule } from '../engine/scheduler/timer-store.js';
 import { KeyedQueue } from '../engine/runtime/keyed-queue.js';
 import { appendTimeline } from '../engine/runtime/timeline.js';
 import type { NotificationChannel, SendResult } from './notification-channel.js';
@@ -37,7 +38,7 @@ const CHANNEL_LABEL = { email: 'Email', webhook: 'Webhook notification' } as con
 export class NotificationWorker {
   /** One attempt at a time per notification in this process: a second firer waits, then finds nothing to do. */
   private readonly perNotification = new KeyedQueue();
-  private readonly pending = new Set<Promise<unknown>>();
+  private readonly inFlight = new InFlight();
   private dispatched: Promise<void> = Promise.resolve();
   private stopped = false;
 
@@ -70,20 +71,17 @@ export class NotificationWorker {
 
   /** Resolves once every first attempt queued so far (and any queued meanwhile) has finished. */
   async idle(): Promise<void> {
-    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+    await this.inFlight.idle();
   }
 
   /** Stops making first attempts and waits for those in flight, at most `graceMs`; guard timers redo the rest after a restart. */
   async stop(graceMs = STOP_GRACE_MS): Promise<void> {
     this.stopped = true;
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([this.idle(), new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
-    clearTimeout(timer);
+    await this.inFlight.settleWithin(graceMs);
   }
 
   private track(p: Promise<unknown>): void {
-    const tracked = p.catch((err) => this.deps.logger.error({ err }, 'notification attempt failed')).finally(() => this.pending.delete(tracked));
-    this.pending.add(tracked);
+    this.inFlight.track(p, (err) => this.deps.logger.error({ err }, 'notification attempt failed'));
   }
 
   /**
@@ -111,10 +109,7 @@ export class NotificationWorker {
       const row = await lockNotification(tx, id);
       const timerId = attemptTimerId(id, n);
       const now = clock.now();
-      if (via === 'timer') {
-        if (!(await claimForFiring(tx, timerId, now))) return null;
-        await markFired(tx, timerId, now);
-      } else if (!(await markFired(tx, timerId, now))) return null;
+      if (!(await claimAttemptTimer(tx, timerId, via, now))) return null;
       if (!row || row.status !== 'pending' || row.attempts !== n - 1) return null;
       if (n > MAX_ATTEMPTS) {
         // The guard after the last attempt: that attempt's result was never recorded (a crash).

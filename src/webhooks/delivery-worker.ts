@@ -1,10 +1,11 @@
 // Makes webhook delivery attempts: first attempts at once (in order per subscription and order), retries as
 // durable timers, a signed POST each time, delivered on any 2xx, failed after the last retry.
+import { InFlight } from '../lib/in-flight.js';
 import type { Db } from '../db/db.js';
 import type { Clock } from '../engine/clock.js';
 import type { Logger } from '../logging/logger.js';
 import type { TimerIndexEntry } from '../engine/scheduler/timer-index.js';
-import { cancel as cancelTimer, claimForFiring, getTimer, markFired, schedule } from '../engine/scheduler/timer-store.js';
+import { cancel as cancelTimer, claimAttemptTimer, getTimer, schedule } from '../engine/scheduler/timer-store.js';
 import { KeyedQueue } from '../engine/runtime/keyed-queue.js';
 import { lockDelivery, type DeliveryRow } from './delivery-store.js';
 import { attemptTimerId, DELIVERY_TIMER_KIND, GUARD_MARGIN_MS, MAX_ATTEMPTS, retryDelay } from './delivery-schedule.js';
@@ -57,7 +58,7 @@ export class DeliveryWorker {
   private readonly perDelivery = new KeyedQueue();
   /** First attempts of one subscription and order go out one after another, in creation order. */
   private readonly chains = new KeyedQueue();
-  private readonly pending = new Set<Promise<unknown>>();
+  private readonly inFlight = new InFlight();
   private dispatched: Promise<void> = Promise.resolve();
   private stopped = false;
 
@@ -105,7 +106,7 @@ export class DeliveryWorker {
 
   /** Resolves once every first attempt queued so far (and any queued meanwhile) has finished. */
   async idle(): Promise<void> {
-    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+    await this.inFlight.idle();
   }
 
   /**
@@ -115,14 +116,11 @@ export class DeliveryWorker {
    */
   async stop(graceMs = STOP_GRACE_MS): Promise<void> {
     this.stopped = true;
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([this.idle(), new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
-    clearTimeout(timer);
+    await this.inFlight.settleWithin(graceMs);
   }
 
   private track(p: Promise<unknown>): void {
-    const tracked = p.catch((err) => this.deps.logger.error({ err }, 'webhook delivery attempt failed')).finally(() => this.pending.delete(tracked));
-    this.pending.add(tracked);
+    this.inFlight.track(p, (err) => this.deps.logger.error({ err }, 'webhook delivery attempt failed'));
   }
 
   /**
@@ -148,10 +146,7 @@ export class DeliveryWorker {
       const delivery = await lockDelivery(tx, deliveryId);
       const timerId = attemptTimerId(deliveryId, n);
       const now = clock.now();
-      if (via === 'timer') {
-        if (!(await claimForFiring(tx, timerId, now))) return null;
-        await markFired(tx, timerId, now);
-      } else if (!(await markFired(tx, timerId, now))) return null;
+      if (!(await claimAttemptTimer(tx, timerId, via, now))) return null;
       if (!delivery || delivery.status !== 'pending' || delivery.attempts !== n - 1) return null;
       if (n > MAX_ATTEMPTS) {
         // The guard after the last attempt: that attempt's result was never recorded (a crash).

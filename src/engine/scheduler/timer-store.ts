@@ -158,6 +158,16 @@ export async function claimAndMarkFired(q: Queryable, id: string, now: number): 
   return res.rows.length > 0 ? { ...toRow(res.rows[0]), firedAt: null } : null;
 }
 
+/**
+ * The claim of one delivery attempt's timer inside the attempt's transaction: fired by its timer
+ * (`claimForFiring`, so a concurrent firer waits and then finds it fired) or made directly (the first
+ * attempt, marked so its timer will not fire it again). False when another claimant took it.
+ */
+export async function claimAttemptTimer(q: Queryable, id: string, via: 'direct' | 'timer', now: number): Promise<boolean> {
+  if (via === 'timer' && !(await claimForFiring(q, id, now))) return false;
+  return (await markFired(q, id, now)) || via === 'timer';
+}
+
 /** Marks a timer fired; false when it was already fired. */
 export async function markFired(q: Queryable, id: string, now: number): Promise<boolean> {
   const res = await q.query(`UPDATE timers SET fired_at = $2 WHERE id = $1 AND fired_at IS NULL`, [id, now]);
