@@ -8,6 +8,7 @@ import type { Db } from '../db/db.js';
 import type { Clock } from '../engine/clock.js';
 import type { Logger } from '../logging/logger.js';
 import { DomainError } from '../domain/errors.js';
+import { ChangeSignal } from '../lib/change-signal.js';
 import { callerOf, type A2aCaller } from './a2a-caller.js';
 import { readOrderTaskStatus, type OrderTaskStatus } from './a2a-order-status.js';
 import { agentMessage, dataPart, messageData, messageText, textPart } from './a2a-parts.js';
@@ -159,17 +160,12 @@ export class A2aExecutor implements AgentExecutor {
    */
   private async follow(ctx: RequestContext, bus: ExecutionEventBus, orderId: string, last: TaskStatus | undefined | null): Promise<void> {
     const deadline = Date.now() + (this.deps.followMs ?? FOLLOW_MS);
-    let changed = false;
-    let wake: (() => void) | null = null;
-    const unsubscribe = this.deps.watch(orderId, () => {
-      changed = true;
-      wake?.();
-    });
+    const signal = new ChangeSignal();
+    const unsubscribe = this.deps.watch(orderId, () => signal.notify());
     this.deps.following.add(ctx.taskId);
     let lastKey = last ? `${last.state}|${last.message ? messageText(last.message) : ''}` : '';
     try {
       for (;;) {
-        changed = false;
         const status = await readOrderTaskStatus(this.deps.db, orderId);
         if (!status) throw new Error(`followed order ${orderId} is gone`);
         const key = `${status.state}|${status.text}`;
@@ -180,15 +176,7 @@ export class A2aExecutor implements AgentExecutor {
         if (isFinalState(status.state) || status.state === TaskState.TASK_STATE_INPUT_REQUIRED) return;
         const remaining = deadline - Date.now();
         if (remaining <= 0) return;
-        if (!changed)
-          await new Promise<void>((resolve) => {
-            const timer = setTimeout(resolve, remaining);
-            wake = () => {
-              clearTimeout(timer);
-              resolve();
-            };
-          });
-        wake = null;
+        await signal.wait(remaining);
       }
     } finally {
       unsubscribe();

@@ -1,4 +1,5 @@
 // The SDK's request handler with our task semantics: CancelTask cancels the followed order, SubscribeToTask follows it.
+import { ChangeSignal } from '../lib/change-signal.js';
 import { TaskState, type AgentCard, type CancelTaskRequest, type DeleteTaskPushNotificationConfigRequest, type GetExtendedAgentCardRequest,
   type GetTaskPushNotificationConfigRequest, type GetTaskRequest, type ListTaskPushNotificationConfigsRequest, type ListTaskPushNotificationConfigsResponse,
   type ListTasksRequest, type ListTasksResponse, type Message, type SendMessageRequest, type StreamResponse, type SubscribeToTaskRequest, type Task,
@@ -167,29 +168,15 @@ export class A2aRequestHandler implements A2ARequestHandler {
     const { orderId } = taskLink(task);
     if (!orderId) return;
     const deadline = Date.now() + (this.deps.subscribeMs ?? SUBSCRIBE_MS);
-    let changed = false;
-    let wake: (() => void) | null = null;
-    const unsubscribe = this.deps.watch(orderId, () => {
-      changed = true;
-      wake?.();
-    });
+    // Started as changed: a change between the read above and the subscription is not lost, it is looked at first.
+    const signal = new ChangeSignal(true);
+    const unsubscribe = this.deps.watch(orderId, () => signal.notify());
     let last = statusKey(task);
-    // A change between the read above and the subscription is not lost: look once more first.
-    changed = true;
     try {
       for (;;) {
         const remaining = deadline - Date.now();
         if (remaining <= 0) return;
-        if (!changed)
-          await new Promise<void>((resolve) => {
-            const timer = setTimeout(resolve, remaining);
-            wake = () => {
-              clearTimeout(timer);
-              resolve();
-            };
-          });
-        wake = null;
-        changed = false;
+        await signal.wait(remaining);
         const now = await this.deps.store.load(params.id, context);
         if (!now) return;
         if (statusKey(now) !== last) {
