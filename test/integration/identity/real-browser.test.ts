@@ -66,7 +66,9 @@ describe.skipIf(missing !== null)(`real browser sign-in and two-factor${missing 
     // The enrolment used the current step's code; the next step's code is accepted (±1 step) and unused.
     const later = await t.advance(0);
     await page.fill('#code', totpCode(secret, Math.floor(later / 1000) + 30));
-    await Promise.all([page.waitForURL(/\/account$/), page.click('button[type=submit]')]);
+    // The home page after sign-in is the orders list (contract section 13).
+    await Promise.all([page.waitForURL(/\/orders$/), page.click('button[type=submit]')]);
+    await page.goto(`${t.url}/account`);
     expect(await page.textContent('[data-email]')).toBe(email);
     expect(await page.getAttribute('[data-recovery-remaining]', 'data-recovery-remaining')).toBe('10');
   });
