@@ -72,3 +72,22 @@ export async function succeededRefundsMinor(q: Queryable, orderId: string): Prom
   const { rows } = await q.query(`SELECT coalesce(sum(amount_minor), 0) AS total FROM refunds WHERE order_id = $1 AND status = 'succeeded'`, [orderId]);
   return Number(rows[0].total);
 }
+
+/** Every order's payouts, newest first, optionally of one status (the back office). */
+export async function recentPayouts(q: Queryable, filter: { status?: PayoutStatus; limit: number }): Promise<PayoutRow[]> {
+  const { rows } = filter.status
+    ? await q.query('SELECT * FROM payouts WHERE status = $1 ORDER BY scheduled_at DESC, id DESC LIMIT $2', [filter.status, filter.limit])
+    : await q.query('SELECT * FROM payouts ORDER BY scheduled_at DESC, id DESC LIMIT $1', [filter.limit]);
+  return rows.map(toRow);
+}
+
+/**
+ * Marks a scheduled payout paid in one statement (two callers cannot both pay it). Answers the
+ * payout as it now stands, `changed` false when it was not scheduled; null when there is none.
+ */
+export async function payScheduledPayout(q: Queryable, id: string, now: number): Promise<{ payout: PayoutRow; changed: boolean } | null> {
+  const paid = await q.query(`UPDATE payouts SET status = 'paid', paid_at = $2 WHERE id = $1 AND status = 'scheduled' RETURNING *`, [id, now]);
+  if (paid.rows.length > 0) return { payout: toRow(paid.rows[0]), changed: true };
+  const { rows } = await q.query('SELECT * FROM payouts WHERE id = $1', [id]);
+  return rows.length > 0 ? { payout: toRow(rows[0]), changed: false } : null;
+}

@@ -1,9 +1,9 @@
-// Read models of the marketplace: a seller's seller orders and an order's payouts, in the order currency.
+// Read models of the marketplace: a seller's and an order's seller orders, and payouts, in the order currency.
 import type { Queryable } from '../db/db.js';
 import { notFound } from '../domain/errors.js';
 import { fromMinor } from '../domain/money.js';
-import { payoutsOf } from '../commerce/payouts-repo.js';
-import { sellerOrdersOfSeller } from '../commerce/seller-orders-repo.js';
+import { payoutsOf, type PayoutRow } from '../commerce/payouts-repo.js';
+import { sellerOrdersOf, sellerOrdersOfSeller } from '../commerce/seller-orders-repo.js';
 
 /** A seller's seller orders, newest first (at most 500); 404 for an unknown seller. */
 export async function sellerOrdersView(q: Queryable, sellerId: string) {
@@ -28,9 +28,14 @@ export async function sellerOrdersView(q: Queryable, sellerId: string) {
 export async function payoutsView(q: Queryable, orderId: string) {
   const order = await q.query('SELECT 1 FROM orders WHERE id = $1', [orderId]);
   if (order.rows.length === 0) throw notFound('Order');
-  const rows = await payoutsOf(q, orderId);
-  return rows.map((p) => ({
+  return (await payoutsOf(q, orderId)).map(payoutView);
+}
+
+/** One payout in the order currency (decimal amounts), as the API shows it. */
+export function payoutView(p: PayoutRow) {
+  return {
     id: p.id,
+    orderId: p.orderId,
     sellerId: p.sellerId,
     currency: p.currency,
     gross: fromMinor(p.gross, p.currency),
@@ -42,5 +47,24 @@ export async function payoutsView(q: Queryable, orderId: string) {
     scheduledAt: p.scheduledAt,
     paidAt: p.paidAt,
     reversedAt: p.reversedAt,
+  };
+}
+
+/** An order's seller orders in creation order (first party as seller null); 404 for an unknown order. */
+export async function orderSellerOrdersView(q: Queryable, orderId: string) {
+  const order = await q.query('SELECT 1 FROM orders WHERE id = $1', [orderId]);
+  if (order.rows.length === 0) throw notFound('Order');
+  const rows = await sellerOrdersOf(q, orderId);
+  return rows.map((s) => ({
+    id: s.id,
+    orderId: s.orderId,
+    sellerId: s.sellerId,
+    currency: s.currency,
+    subtotal: fromMinor(s.subtotalMinor, s.currency),
+    status: s.status,
+    reason: s.reason,
+    lines: s.lines.map((l) => ({ lineNo: l.lineNo, sku: l.sku, name: l.name, qty: l.qty, unitPrice: fromMinor(l.unitPriceMinor, s.currency) })),
+    createdAt: s.createdAt,
+    updatedAt: s.updatedAt,
   }));
 }

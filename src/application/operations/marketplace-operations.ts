@@ -1,8 +1,8 @@
-// Marketplace reads: a seller's seller orders and an order's payouts (viewer; contract section 4).
+// Marketplace reads: a seller's seller orders, an order's seller orders and payouts (viewer; contract section 4).
 import { z } from 'zod';
 import { defineOperation, type AnyOperation } from '../operation.js';
 import type { Queryable } from '../../db/db.js';
-import { payoutsView, sellerOrdersView } from '../../orders/seller-views.js';
+import { orderSellerOrdersView, payoutsView, sellerOrdersView } from '../../orders/seller-views.js';
 
 const sellerOrderSchema = z
   .object({
@@ -19,9 +19,13 @@ const sellerOrderSchema = z
   })
   .meta({ id: 'SellerOrder', description: "One seller's part of a marketplace order; amounts in the order currency" });
 
+/** An order's seller order; the first-party part has no seller. */
+const orderSellerOrderSchema = sellerOrderSchema.extend({ sellerId: z.string().nullable() }).meta({ id: 'OrderSellerOrder', description: "One seller's part of an order (sellerId null: first party); amounts in the order currency" });
+
 const payoutSchema = z
   .object({
     id: z.string(),
+    orderId: z.string(),
     sellerId: z.string(),
     currency: z.string(),
     gross: z.number(),
@@ -49,6 +53,18 @@ export function marketplaceOperations(deps: { db: Queryable }): AnyOperation[] {
       output: z.object({ sellerOrders: z.array(sellerOrderSchema) }),
       example: { id: 'sel_oak' },
       run: async (_caller, input) => ({ sellerOrders: await sellerOrdersView(deps.db, input.id) }),
+    }),
+    defineOperation({
+      name: 'listOrderSellerOrders',
+      summary: "An order's seller orders",
+      description: "Each seller's part of the order (first party: sellerId null) with its lines and whether the seller accepted, in creation order. 404 for an unknown order.",
+      feature: 'orders',
+      role: 'viewer',
+      effect: 'read',
+      input: z.object({ id: z.string().min(1).max(200).describe('The order id') }),
+      output: z.object({ sellerOrders: z.array(orderSellerOrderSchema) }),
+      example: { id: 'ord_01JD7Z8Q2M4K6N8P0R2T4V6X8Z' },
+      run: async (_caller, input) => ({ sellerOrders: await orderSellerOrdersView(deps.db, input.id) }),
     }),
     defineOperation({
       name: 'listOrderPayouts',

@@ -61,7 +61,21 @@ export const REST_BINDINGS: readonly RestBinding[] = [
   },
   { operation: 'listApprovals', method: 'get', path: '/api/v1/approvals', success: 'Approvals, oldest first', errors: { 400: 'Unknown status filter' } },
   { operation: 'listOrderPayouts', method: 'get', path: '/api/v1/orders/:id/payouts', success: 'Payouts; amounts in the order currency', errors: { 404: 'Unknown order' } },
+  { operation: 'listOrderSellerOrders', method: 'get', path: '/api/v1/orders/:id/seller-orders', success: 'Seller orders; amounts in the order currency', errors: { 404: 'Unknown order' } },
   { operation: 'listSellerOrders', method: 'get', path: '/api/v1/sellers/:id/orders', success: 'Seller orders; amounts in the order currency', errors: { 404: 'Unknown seller' } },
+
+  // Back office (contract section 13).
+  { operation: 'listSellers', method: 'get', path: '/api/v1/sellers', success: 'Sellers, by id' },
+  { operation: 'listProducts', method: 'get', path: '/api/v1/products', success: 'Products with stock, by SKU' },
+  { operation: 'listPayouts', method: 'get', path: '/api/v1/payouts', success: 'Payouts, newest first', errors: { 400: 'Unknown status filter' } },
+  {
+    operation: 'markPayoutPaid',
+    method: 'post',
+    path: '/api/v1/payouts/:id/paid',
+    success: 'The payout, now paid',
+    errors: { 404: 'Unknown payout', 409: 'The payout is already paid or was reversed' },
+  },
+  { operation: 'runStockReview', method: 'post', path: '/api/v1/stock-review', success: 'The reorders started' },
 
   // Flows (contract section 4).
   { operation: 'listFlows', method: 'get', path: '/api/v1/flows', success: 'Every flow, by id' },

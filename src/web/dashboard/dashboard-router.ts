@@ -1,4 +1,4 @@
-// Routes of the dashboard pages (contract section 13): orders, an order, approvals, flows; they call registry operations as the signed-in person.
+// Routes of the dashboard pages (contract section 13): orders, an order, approvals, flows, back office; they call registry operations as the signed-in person.
 import { Router } from '@koa/router';
 import type { Context } from 'koa';
 import type { Authenticator } from '../../auth/authenticator.js';
@@ -22,6 +22,7 @@ import { orderFragment, orderPage } from './order-page.js';
 import { liveSections, type PayoutRow } from './order-sections.js';
 import { approvalsPage } from './approvals-page.js';
 import { flowPage, flowsPage, type FlowRowView } from './flows-page.js';
+import { backOfficePage, PAYOUT_FILTERS, type LedgerPayoutView, type PayoutFilter, type ProductView, type SellerView } from './back-office-page.js';
 
 export interface DashboardRouterOptions {
   auth: Authenticator;
@@ -188,5 +189,62 @@ export function dashboardRouter(o: DashboardRouterOptions): Router {
     });
   });
 
+  /** The back office as the person may see it, with a notice; bad filters fall back to all payouts. */
+  async function renderBackOffice(ctx: Context, principal: Principal, status: number, extra: { error?: string; ok?: string } = {}) {
+    const raw = one(ctx.query.payouts) ?? 'all';
+    const payoutFilter = (PAYOUT_FILTERS as readonly string[]).includes(raw) ? (raw as PayoutFilter) : 'all';
+    const [{ sellers }, { payouts }, { products }] = await Promise.all([
+      call<{ sellers: SellerView[] }>(ctx, principal, 'listSellers', {}),
+      call<{ payouts: LedgerPayoutView[] }>(ctx, principal, 'listPayouts', payoutFilter === 'all' ? {} : { status: payoutFilter }),
+      call<{ products: ProductView[] }>(ctx, principal, 'listProducts', {}),
+    ]);
+    const error = extra.error ?? (raw === payoutFilter ? undefined : `Unknown payout status ${raw}: showing all.`);
+    send(ctx, raw === payoutFilter ? status : 400, backOfficePage({ nonce: ctx.state.cspNonce, principal, sellers, payouts, payoutFilter, products, error, ok: extra.ok }));
+  }
+
+  router.get('/back-office', async (ctx) => {
+    const principal = await pagePrincipal(o.auth, ctx);
+    if (!principal) return;
+    const paid = one(ctx.query.paid)?.match(/^[A-Za-z0-9_-]{1,100}$/)?.[0];
+    const reviewed = one(ctx.query.reviewed);
+    const ok = paid ? `Payout ${paid} marked paid.` : reviewed !== undefined ? reviewNotice(reviewed, one(ctx.query.open)) : undefined;
+    await renderBackOffice(ctx, principal, 200, ok ? { ok } : {});
+  });
+
+  router.post('/back-office/payouts/:id/paid', async (ctx) => {
+    const principal = await pagePrincipal(o.auth, ctx, 'operator');
+    if (!principal) return;
+    await readForm(ctx);
+    const id = ctx.params.id;
+    try {
+      await call(ctx, principal, 'markPayoutPaid', { id });
+      seeOther(ctx, `/back-office?paid=${encodeURIComponent(id)}#payouts-h`);
+    } catch (err) {
+      if (!(err instanceof DomainError)) throw err;
+      await renderBackOffice(ctx, principal, HTTP_STATUS[err.kind] ?? 400, { error: err.message });
+    }
+  });
+
+  router.post('/back-office/stock-review', async (ctx) => {
+    const principal = await pagePrincipal(o.auth, ctx, 'operator');
+    if (!principal) return;
+    await readForm(ctx);
+    try {
+      const r = await call<{ reorders: unknown[]; alreadyOpen: string[]; skipped: string | null }>(ctx, principal, 'runStockReview', {});
+      if (r.skipped) return await renderBackOffice(ctx, principal, 200, { error: `Nothing started: ${r.skipped}.` });
+      seeOther(ctx, `/back-office?reviewed=${r.reorders.length}&open=${r.alreadyOpen.length}#stock-h`);
+    } catch (err) {
+      if (!(err instanceof DomainError)) throw err;
+      await renderBackOffice(ctx, principal, HTTP_STATUS[err.kind] ?? 400, { error: err.message });
+    }
+  });
+
   return router;
+}
+
+/** The stock review's outcome from the redirect's counts (numbers only, so the query cannot put words on the page). */
+function reviewNotice(started: string, open: string | undefined): string {
+  const n = Number.parseInt(started, 10) || 0;
+  const already = Number.parseInt(open ?? '0', 10) || 0;
+  return `Stock review done: ${n} reorder${n === 1 ? '' : 's'} started${already ? `, ${already} already on order` : ''}.`;
 }
