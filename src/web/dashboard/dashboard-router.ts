@@ -19,7 +19,7 @@ import { dashboardCss } from './dashboard-css.js';
 import { dashboardBundle } from './client-bundle.js';
 import { ordersPage, type OrderRow, type OrdersFilters } from './orders-page.js';
 import { orderFragment, orderPage } from './order-page.js';
-import { liveSections, type PayoutRow } from './order-sections.js';
+import { liveSections, type PayoutRow, type SellerOrderRow } from './order-sections.js';
 import { approvalsPage } from './approvals-page.js';
 import { flowPage, flowsPage, type FlowRowView } from './flows-page.js';
 import { backOfficePage, PAYOUT_FILTERS, type LedgerPayoutView, type PayoutFilter, type ProductView, type SellerView } from './back-office-page.js';
@@ -87,8 +87,11 @@ export function dashboardRouter(o: DashboardRouterOptions): Router {
   /** The order's view, drawing and live sections, as the person may see them. */
   async function orderParts(ctx: Context, principal: Principal, id: string) {
     const view = await call<OrderView>(ctx, principal, 'getOrder', { id });
-    const payouts = (await call<{ payouts: PayoutRow[] }>(ctx, principal, 'listOrderPayouts', { id })).payouts;
-    return { view, sections: liveSections(view, principal, payouts) };
+    const [{ payouts }, { sellerOrders }] = await Promise.all([
+      call<{ payouts: PayoutRow[] }>(ctx, principal, 'listOrderPayouts', { id }),
+      call<{ sellerOrders: SellerOrderRow[] }>(ctx, principal, 'listOrderSellerOrders', { id }),
+    ]);
+    return { view, sections: liveSections(view, principal, payouts, sellerOrders) };
   }
 
   router.get('/orders/:id', async (ctx) => {

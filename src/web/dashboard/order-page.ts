@@ -51,6 +51,7 @@ ${
 }
 ${section('summary', 'Order', o.sections.summary)}
 ${section('lines', 'Lines', o.sections.lines)}
+${section('sellerOrders', 'Seller orders', o.sections.sellerOrders)}
 ${section('payouts', 'Payouts', o.sections.payouts)}
 ${section('documents', 'Documents', o.sections.documents)}
 </div></div></div>`,

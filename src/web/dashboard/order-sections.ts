@@ -1,4 +1,4 @@
-// The live sections of the order page (waits, summary, lines, payouts, documents, timeline), rendered on load and re-fetched on every change.
+// The live sections of the order page (waits, summary, lines, seller orders, payouts, documents, timeline), rendered on load and re-fetched on every change.
 import type { Principal } from '../../auth/principal.js';
 import { roleAtLeast } from '../../auth/roles.js';
 import type { OrderView } from '../../orders/order-view.js';
@@ -14,6 +14,17 @@ export interface PayoutRow {
   commission: number;
   net: number;
   status: string;
+}
+
+/** An order's seller order as `listOrderSellerOrders` answers it (first party: sellerId null). */
+export interface SellerOrderRow {
+  id: string;
+  sellerId: string | null;
+  currency: string;
+  subtotal: number;
+  status: string;
+  reason: string | null;
+  lines: { lineNo: number; sku: string; qty: number }[];
 }
 
 /** Approve/Reject for an approval wait; the client holds each decision for the undo window before sending it. */
@@ -32,7 +43,20 @@ export function eventButtons(event: string, total: number): Html {
 <button type="button" data-action="deliver_event" data-event="${event}" data-payload="${backOffice}">From back office (${event})</button></div>`;
 }
 
-export function waitsSection(view: OrderView, principal: Principal): Html {
+/** Accept/reject on behalf of each seller still pending (spec "Inbound events": `seller.responded` `{ sellerId, decision }`). */
+export function sellerAnswerButtons(sellerOrders: SellerOrderRow[]): Html {
+  const pending = sellerOrders.filter((s) => s.status === 'pending' && s.sellerId);
+  if (pending.length === 0) return html``;
+  return html`<p class="hint">Record a seller's answer given by phone or mail (sellers usually answer through their integration):</p>${pending.map((s) => {
+    const accept = JSON.stringify({ sellerId: s.sellerId, decision: 'accepted' });
+    const reject = JSON.stringify({ sellerId: s.sellerId, decision: 'rejected', reason: 'Rejected for the seller from the dashboard' });
+    return html`<div class="actions" data-seller-answer="${s.sellerId}">
+<button type="button" data-action="deliver_event" data-event="seller.responded" data-payload="${accept}">${s.sellerId} accepts</button>
+<button type="button" class="danger" data-action="deliver_event" data-event="seller.responded" data-payload="${reject}">${s.sellerId} rejects</button></div>`;
+  })}`;
+}
+
+export function waitsSection(view: OrderView, principal: Principal, sellerOrders: SellerOrderRow[] = []): Html {
   const approver = roleAtLeast(principal.role, 'approver');
   const operator = roleAtLeast(principal.role, 'operator');
   if (view.waits.length === 0) return html`<p data-no-waits>Not waiting for anyone.</p>`;
@@ -43,7 +67,7 @@ ${w.amount !== null ? html`<br>Amount: ${money(w.amount, view.order.currency)}` 
 <br>Deadline: ${formatTime(w.deadline)} ${w.deadline ? html`<span class="countdown" data-countdown></span>` : ''}
 ${w.kind === 'approval' && approver ? decisionButtons(view.orderId, w.nodeId) : ''}
 ${w.kind === 'event' && operator && w.event && w.event !== 'seller.responded' ? eventButtons(w.event, view.order.total) : ''}
-${w.kind === 'event' && w.event === 'seller.responded' ? html`<p class="hint">Sellers answer through their integration or POST /api/v1/orders/${view.orderId}/events.</p>` : ''}
+${w.kind === 'event' && w.event === 'seller.responded' ? (operator ? sellerAnswerButtons(sellerOrders) : html`<p class="hint">Waiting for the sellers to answer.</p>`) : ''}
 </li>`,
   )}</ul>`;
 }
@@ -78,6 +102,15 @@ export function payoutsSection(payouts: PayoutRow[]): Html {
   )}</tbody></table></div>`;
 }
 
+export function sellerOrdersSection(rows: SellerOrderRow[]): Html {
+  if (rows.length === 0) return html`<p>Not split by seller (yet).</p>`;
+  return html`<div class="table-wrap"><table><thead><tr><th scope="col">Seller</th><th scope="col">Lines</th><th scope="col">Subtotal</th><th scope="col">Status</th></tr></thead>
+<tbody>${rows.map(
+    (s) => html`<tr data-seller-order="${s.id}" data-seller-order-seller="${s.sellerId ?? 'first_party'}" data-seller-order-status="${s.status}"><td>${s.sellerId ?? 'first party'}</td>
+<td>${s.lines.map((l) => `${l.qty} × ${l.sku}`).join(', ')}</td><td>${money(s.subtotal, s.currency)}</td><td>${statusBadge(s.status)}${s.reason ? html`<br><span class="hint">${s.reason}</span>` : ''}</td></tr>`,
+  )}</tbody></table></div>`;
+}
+
 export function documentsSection(view: OrderView): Html {
   if (view.documents.length === 0) return html`<p>No documents.</p>`;
   return html`<ul>${view.documents.map((d) => html`<li data-document="${d.id}"><a href="${d.url}">${d.name}</a> <span class="hint">${d.kind}, ${formatTime(d.createdAt)}</span></li>`)}</ul>`;
@@ -90,11 +123,12 @@ export function timelineSection(view: OrderView): Html {
 }
 
 /** Every live section by name: the page renders them in place, the fragment route answers them for the client to swap in. */
-export function liveSections(view: OrderView, principal: Principal, payouts: PayoutRow[]): Record<string, Html> {
+export function liveSections(view: OrderView, principal: Principal, payouts: PayoutRow[], sellerOrders: SellerOrderRow[]): Record<string, Html> {
   return {
     summary: summarySection(view),
-    waits: waitsSection(view, principal),
+    waits: waitsSection(view, principal, sellerOrders),
     lines: linesSection(view),
+    sellerOrders: sellerOrdersSection(sellerOrders),
     payouts: payoutsSection(payouts),
     documents: documentsSection(view),
     timeline: timelineSection(view),

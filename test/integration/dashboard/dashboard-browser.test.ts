@@ -184,6 +184,23 @@ describe.skipIf(missing !== null)(`dashboard in a real browser${missing ? ` — 
       }
     }
   });
+  it("seller orders on the order page: an operator records a seller's acceptance with its button and the part turns accepted without a reload", async () => {
+    const started = await t.call('POST', '/api/v1/orders', { flowId: 'tpl-marketplace-order', input: { model: 'marketplace', channel: 'marketplace', customerId: 'cust_1', currency: 'USD', lines: [{ sku: 'TENT-2P', qty: 1 }] } });
+    expect(started.status, started.text).toBe(201);
+    const id = started.body.orderId;
+    const { page, errors } = await open(operator);
+    await page.goto(`${t.url}/orders/${id}`);
+    await page.waitForSelector('[data-live="open"]', ATTACHED);
+    await page.waitForSelector('[data-seller-order-seller="seller_bolt"][data-seller-order-status="pending"]', ATTACHED);
+    await page.evaluate(() => ((window as any).__notReloaded = true));
+    await page.click('[data-seller-answer="seller_bolt"] button:has-text("seller_bolt accepts")');
+    await page.waitForSelector('[data-seller-order-seller="seller_bolt"][data-seller-order-status="accepted"]', ATTACHED);
+    await page.waitForSelector('svg [data-node-id="wait_sellers"][data-node-status="succeeded"]', ATTACHED);
+    expect(await page.evaluate(() => (window as any).__notReloaded)).toBe(true);
+    expect((await t.call('GET', `/api/v1/orders/${id}/seller-orders`)).body.sellerOrders[0]).toMatchObject({ sellerId: 'seller_bolt', status: 'accepted' });
+    expect(errors).toEqual([]);
+  });
+
   // Last: it moves the test clock 15 days, past the other people's sessions.
   it('live order page: a marketplace order goes from waiting to completed as events arrive over REST, without a reload', async () => {
     const started = await t.call('POST', '/api/v1/orders', { flowId: 'tpl-marketplace-order', input: { model: 'marketplace', channel: 'marketplace', customerId: 'cust_1', currency: 'USD', lines: [{ sku: 'PAN-CAST-10', qty: 1 }] } });
