@@ -31,6 +31,24 @@ export interface ExecutorDeps {
   followMs?: number;
   /** Tasks this process is following right now (the background sync leaves them to the follower). */
   following: Set<string>;
+  /** A caller's tasks of one contextId, oldest first (chat history: the latest 50). */
+  contextTasks(owner: string, contextId: string): Promise<Task[]>;
+}
+
+/** A chat answer as its artifact holds it: what the next turn remembers, and a write waiting for confirmation. */
+interface ChatOutput {
+  text: string;
+  context?: Record<string, unknown>;
+  proposal: { skill: string; input: Record<string, unknown> } | null;
+  summary: string | null;
+}
+
+/** The chat artifact's output of a task, if it has one. */
+function chatOutputOf(task: Task): ChatOutput | null {
+  for (const artifact of [...(task.artifacts ?? [])].reverse())
+    if (artifact.name === 'chat')
+      for (const part of artifact.parts) if (part.content?.$case === 'data') return part.content.value as unknown as ChatOutput;
+  return null;
 }
 
 /** A typed request as the spec shapes it: one data part `{ skill, input }`. */
@@ -81,6 +99,7 @@ export class A2aExecutor implements AgentExecutor {
     }
     const call = { ip: caller.ip };
     if (op.name === 'place_order') return this.placeOrder(ctx, bus, caller, parsed.input);
+    if (op.name === 'chat') return this.chat(ctx, bus, caller, parsed.input);
     let output: unknown;
     try {
       output = await this.deps.operations.call(op.name, caller.principal, parsed.input, call);
@@ -120,12 +139,51 @@ export class A2aExecutor implements AgentExecutor {
   }
 
   /**
+   * A chat turn: what the conversation (contextId) remembers comes from its latest chat answer; a write comes back
+   * as a proposal and the task waits (INPUT_REQUIRED) for `{ confirm: true | false }`.
+   */
+  private async chat(ctx: RequestContext, bus: ExecutionEventBus, caller: A2aCaller, input: unknown): Promise<void> {
+    const history = await this.deps.contextTasks(caller.userName, ctx.contextId);
+    const remembered = history.map(chatOutputOf).filter((o): o is ChatOutput => o !== null).at(-1)?.context;
+    let output: ChatOutput;
+    try {
+      const withContext = isObject(input) && remembered && !('context' in input) ? { ...input, context: remembered } : input;
+      output = (await this.deps.operations.call('chat', caller.principal, withContext, { ip: caller.ip })) as ChatOutput;
+    } catch (err) {
+      return this.refused(ctx, bus, err);
+    }
+    this.artifact(ctx, bus, 'chat', output);
+    if (output.proposal)
+      return this.publishStatus(ctx, bus, this.status(ctx, TaskState.TASK_STATE_INPUT_REQUIRED, [textPart(output.text), dataPart({ proposal: output.proposal, summary: output.summary })]));
+    this.publishStatus(ctx, bus, this.status(ctx, TaskState.TASK_STATE_COMPLETED, [textPart(output.text)]));
+  }
+
+  /** `{ confirm: true }` runs the proposal as the caller (with the role checks); `{ confirm: false }` drops it and ends the task. */
+  private async confirm(ctx: RequestContext, bus: ExecutionEventBus, caller: A2aCaller, task: Task, proposal: NonNullable<ChatOutput['proposal']>): Promise<void> {
+    const reply = messageData(ctx.userMessage)[0];
+    if (!isObject(reply) || typeof reply.confirm !== 'boolean')
+      return bus.publish(AgentEvent.message(agentMessage(task.id, task.contextId, [textPart('Refused: reply with a data part { "confirm": true } to run the proposal or { "confirm": false } to drop it')])));
+    if (!reply.confirm) return this.publishStatus(ctx, bus, this.status(ctx, TaskState.TASK_STATE_CANCELED, [textPart('Dropped: nothing was done.')]));
+    let output: unknown;
+    try {
+      output = await this.deps.operations.call(proposal.skill, caller.principal, proposal.input, { ip: caller.ip });
+    } catch (err) {
+      return this.refused(ctx, bus, err);
+    }
+    this.artifact(ctx, bus, proposal.skill, output);
+    const op = agentTool(this.deps.operations, proposal.skill);
+    this.publishStatus(ctx, bus, this.status(ctx, TaskState.TASK_STATE_COMPLETED, [textPart(op?.summarize ? op.summarize(output as never) : `${proposal.skill} done.`)]));
+  }
+
+  /**
    * A message on an existing task. Only a task following an order that waits (INPUT_REQUIRED)
    * takes one: `{ decision, nodeId?, note? }` runs decide_approval, `{ event, payload? }` runs
    * deliver_event, as the caller. Anything else is refused with an agent message and the task
    * stays as it was (the order still waits, so it must not end).
    */
   private async reply(ctx: RequestContext, bus: ExecutionEventBus, caller: A2aCaller, task: Task): Promise<void> {
+    const proposal = task.status?.state === TaskState.TASK_STATE_INPUT_REQUIRED ? chatOutputOf(task)?.proposal : null;
+    if (proposal) return this.confirm(ctx, bus, caller, task, proposal);
     const { orderId } = taskLink(task);
     const refuse = (text: string, data?: Record<string, unknown>) =>
       bus.publish(AgentEvent.message(agentMessage(task.id, task.contextId, data ? [textPart(text), dataPart(data)] : [textPart(text)])));

@@ -36,7 +36,7 @@ export const ordersModule: ServiceModule = async (ctx) => {
   const orderDeps = { db, clock, engine, cursorKey: cursorKey(ctx.secretKey), searchMode: () => searchMode };
   ctx.operations.add(
     ...orderOperations(orderDeps),
-    ...agentTools({ ...orderDeps, runtime: engine.runtime }),
+    ...agentTools({ ...orderDeps, runtime: engine.runtime, registry: () => ctx.operations, baseUrl: ctx.baseUrl }),
     assessOrderOperation({ db, clock, allowLoopback: env.OUTBOUND_ALLOW_LOOPBACK, timeoutMs: env.OUTBOUND_TIMEOUT_MS }),
     ...flowOperations({ db, clock, engine, diagrams: ctx.flowDiagrams }),
     ...webhookOperations({ db, clock, sealKey }),

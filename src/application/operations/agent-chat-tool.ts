@@ -1,22 +1,38 @@
-// The `chat` skill (contract section 11): plain-language questions over A2A; answers "not available yet" until the assistant.
+// The `chat` skill (contract section 11): plain-language questions answered by the read tools, writes proposed for confirmation.
 import { z } from 'zod';
 import { defineOperation, type AnyOperation } from '../operation.js';
-import { DomainError } from '../../domain/errors.js';
+import type { OperationRegistry } from '../operation-registry.js';
+import { answerQuestion } from '../assistant/chat-engine.js';
 
-export function agentChatTool(): AnyOperation {
+const contextSchema = z
+  .strictObject({
+    lastOrderId: z.string().max(100).optional(),
+    lastQuery: z.record(z.string(), z.unknown()).optional(),
+  })
+  .describe('What the conversation remembers (A2A keeps it per contextId): the last order, the last search');
+
+export function agentChatTool(deps: { registry: () => OperationRegistry; baseUrl: () => string; now: () => number }): AnyOperation {
   return defineOperation({
     name: 'chat',
     summary: 'Ask about orders in plain language',
-    description: 'Not available yet: the assistant (its intent grammar and confirmed actions) is its own issue. Until then the answer says so; the typed tools answer the same questions.',
+    description:
+      'Answers questions about orders, approvals, stock and flows by calling the read tools as the caller (no language model); write requests (approve, reject, cancel, deliver an event, publish, run the stock review) come back as a proposal that runs only on confirmation. docs/assistant.md lists what can be asked.',
     feature: 'assistant',
     audience: 'agents',
     role: 'viewer',
     effect: 'read',
-    input: z.strictObject({ text: z.string().min(1).max(4000) }),
-    output: z.object({ text: z.string() }),
+    input: z.strictObject({ text: z.string().min(1).max(4000), context: contextSchema.optional() }),
+    output: z.object({
+      text: z.string(),
+      intent: z.string(),
+      tool: z.string().nullable(),
+      data: z.unknown(),
+      proposal: z.object({ skill: z.string(), input: z.record(z.string(), z.unknown()) }).nullable(),
+      summary: z.string().nullable(),
+      context: contextSchema,
+    }),
     example: { text: 'What needs attention?' },
-    run: async () => {
-      throw new DomainError('not_available', 'chat is not available yet: ask with the typed skills (needs_attention, find_orders, get_order, ...)', 'unavailable');
-    },
+    summarize: (o) => o.text,
+    run: async (caller, input, call) => answerQuestion({ registry: deps.registry(), baseUrl: deps.baseUrl, now: deps.now }, caller, input, call),
   });
 }

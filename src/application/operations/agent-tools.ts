@@ -1,5 +1,6 @@
 // The agents' tools of contract section 11, as registry operations with `audience: 'agents'` (MCP tools, A2A skills).
 import type { AnyOperation } from '../operation.js';
+import type { OperationRegistry } from '../operation-registry.js';
 import type { OrderRuntime } from '../../engine/runtime/order-runtime.js';
 import { agentOrderTools } from './agent-order-tools.js';
 import { agentCatalogueTools } from './agent-catalogue-tools.js';
@@ -26,6 +27,7 @@ export const AGENT_TOOL_NAMES = [
   'run_stock_review',
 ] as const;
 
-export function agentTools(deps: OrderOperationDeps & { runtime: OrderRuntime }): AnyOperation[] {
-  return [...agentOrderTools(deps), ...agentCatalogueTools(deps), ...agentFlowTools(deps), agentChatTool()];
+export function agentTools(deps: OrderOperationDeps & { runtime: OrderRuntime; registry: () => OperationRegistry; baseUrl: () => string }): AnyOperation[] {
+  const chat = agentChatTool({ registry: deps.registry, baseUrl: deps.baseUrl, now: () => deps.clock.now() });
+  return [...agentOrderTools(deps), ...agentCatalogueTools(deps), ...agentFlowTools(deps), chat];
 }

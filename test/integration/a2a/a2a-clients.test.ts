@@ -72,11 +72,12 @@ describe('A2A 1.0 client (ClientFactory through the agent card)', () => {
     expect((await client.cancelTask({ tenant: '', id: placed.id, metadata: undefined })).status?.state).toBe(TaskState.TASK_STATE_CANCELED);
   });
 
-  it('a text-only message goes to chat, which answers not available yet (FAILED with the message)', async () => {
+  it('a text-only message goes to chat, which answers in plain sentences (COMPLETED with the chat artifact)', async () => {
     const client = await client10(t);
     const task = asTask(await client.sendMessage(send(textMessage('What needs attention?'))));
-    expect(task.status?.state).toBe(TaskState.TASK_STATE_FAILED);
-    expect(statusText(task)).toContain('not available yet');
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(statusText(task)).toMatch(/approvals? (is|are) open|No approval is open/);
+    expect(artifactData(task, 'chat').tool).toBe('needs_attention');
   });
 });
 

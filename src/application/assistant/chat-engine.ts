@@ -1,0 +1,144 @@
+// The assistant without a model: read a question, call the read tools as the caller, answer in sentences; writes are proposals.
+import type { OperationRegistry } from '../operation-registry.js';
+import type { CallContext } from '../operation.js';
+import type { Principal } from '../../auth/principal.js';
+import { roleAtLeast } from '../../auth/roles.js';
+import { INTENTS, matchIntent, type IntentName } from './chat-intents.js';
+import { readSlots, type QuestionSlots } from './question-slots.js';
+import { attentionAnswer, findOrdersAnswer, flowAnswer, flowsAnswer, orderStateAnswer, productsAnswer, when } from './chat-answers.js';
+
+/** What a conversation remembers between turns (A2A keeps it per contextId): the last order and the last search. */
+export interface ChatContext {
+  lastOrderId?: string;
+  lastQuery?: Record<string, unknown>;
+}
+
+export interface ChatAnswer {
+  text: string;
+  intent: IntentName | 'help';
+  tool: string | null;
+  /** The tool's output the answer rests on. */
+  data: unknown;
+  /** A write waiting for `{ confirm: true }`: the skill and input that will run, as the caller. */
+  proposal: { skill: string; input: Record<string, unknown> } | null;
+  summary: string | null;
+  context: ChatContext;
+}
+
+export interface ChatDeps {
+  registry: OperationRegistry;
+  baseUrl: () => string;
+  now: () => number;
+}
+
+/** The filters of a search in words, for the answer ("status waiting, model marketplace, since …"). */
+function describe(q: Record<string, unknown>): string {
+  const parts: string[] = [];
+  if (q.status) parts.push(`status ${String(q.status).replace('_', ' ')}`);
+  if (q.model) parts.push(`model ${q.model}`);
+  if (q.channel) parts.push(`channel ${q.channel}`);
+  if (q.minTotalUsd !== undefined) parts.push(`total at least ${q.minTotalUsd} USD`);
+  if (q.maxTotalUsd !== undefined) parts.push(`total at most ${q.maxTotalUsd} USD`);
+  if (q.createdAfter !== undefined) parts.push(`created since ${when(q.createdAfter as number)}`);
+  if (q.createdBefore !== undefined) parts.push(`created before ${when(q.createdBefore as number)}`);
+  return parts.join(', ');
+}
+
+function searchOf(slots: QuestionSlots): Record<string, unknown> {
+  const q: Record<string, unknown> = {};
+  for (const k of ['status', 'model', 'channel', 'minTotalUsd', 'maxTotalUsd', 'createdAfter', 'createdBefore'] as const) if (slots[k] !== undefined) q[k] = slots[k];
+  return q;
+}
+
+/** What can be asked, with the writes the caller's role may confirm. */
+function help(caller: Principal): string {
+  const lines = Object.values(INTENTS)
+    .filter((i) => !i.write || roleAtLeast(caller.role, i.role))
+    .map((i) => `- ${i.example}`);
+  return `I did not understand that. You can ask, for example:\n${lines.join('\n')}`;
+}
+
+export async function answerQuestion(deps: ChatDeps, caller: Principal, input: { text: string; context?: ChatContext }, call: CallContext): Promise<ChatAnswer> {
+  const context: ChatContext = { ...(input.context ?? {}) };
+  const flows = ((await deps.registry.call('list_flows', caller, {}, call)) as { flows: { id: string; name: string }[] }).flows;
+  const slots = readSlots(input.text, { now: deps.now(), flows });
+  const intent = matchIntent(input.text, slots, context.lastOrderId !== undefined);
+  const orderId = slots.orderId ?? (slots.refersBack ? context.lastOrderId : undefined);
+  const base = deps.baseUrl();
+  const run = (tool: string, toolInput: Record<string, unknown>) => deps.registry.call(tool, caller, toolInput, call) as Promise<any>;
+  const answer = (partial: Omit<ChatAnswer, 'context' | 'proposal' | 'summary'> & Partial<Pick<ChatAnswer, 'proposal' | 'summary'>>): ChatAnswer => ({
+    proposal: null,
+    summary: null,
+    ...partial,
+    context,
+  });
+  const propose = (name: IntentName, skill: string, toolInput: Record<string, unknown>, summary: string): ChatAnswer => {
+    const needs = INTENTS[name].role;
+    const note = roleAtLeast(caller.role, needs) ? '' : ` This needs the ${needs} role: a confirmation as ${caller.role} will be refused.`;
+    return answer({ text: `${summary} Reply { "confirm": true } to do it, or { "confirm": false } to drop it.${note}`, intent: name, tool: skill, data: null, proposal: { skill, input: toolInput }, summary });
+  };
+
+  switch (intent) {
+    case null:
+      return answer({ text: help(caller), intent: 'help', tool: null, data: null });
+    case 'needs_attention': {
+      const out = await run('needs_attention', {});
+      return answer({ text: attentionAnswer(base, out), intent, tool: 'needs_attention', data: out });
+    }
+    case 'order_state': {
+      const out = await run('get_order', { orderId: orderId! });
+      context.lastOrderId = out.orderId;
+      return answer({ text: orderStateAnswer(base, out), intent, tool: 'get_order', data: out });
+    }
+    case 'low_stock': {
+      const out = await run('find_products', slots.sku ? { sku: slots.sku } : { belowReorderPoint: true });
+      return answer({ text: productsAnswer(out, slots.sku), intent, tool: 'find_products', data: out });
+    }
+    case 'flows': {
+      if (slots.flowId) {
+        const out = await run('get_flow', { flowId: slots.flowId });
+        return answer({ text: flowAnswer(base, out), intent, tool: 'get_flow', data: out });
+      }
+      const out = await run('list_flows', {});
+      return answer({ text: flowsAnswer(out), intent, tool: 'list_flows', data: out });
+    }
+    case 'find_orders': {
+      // A follow-up ("and the rejected ones?") keeps the last search and changes what it names.
+      const followUp = /^\s*(and|what about|how about|also)\b/i.test(input.text) && context.lastQuery;
+      const query = { ...(followUp ? context.lastQuery : {}), ...searchOf(slots), limit: 20 };
+      const out = await run('find_orders', query);
+      context.lastQuery = query;
+      if (out.count === 1) context.lastOrderId = out.orders[0].id;
+      return answer({ text: findOrdersAnswer(base, out, describe(query)), intent, tool: 'find_orders', data: out });
+    }
+    case 'approve':
+    case 'reject_approval': {
+      const brief = await run('get_order', { orderId: orderId! });
+      context.lastOrderId = brief.orderId;
+      const approvals = brief.waits.filter((w: any) => w.kind === 'approval');
+      if (approvals.length === 0) return answer({ text: `Order ${brief.orderId} is not waiting for an approval (it is ${brief.status.replace('_', ' ')}).`, intent, tool: 'get_order', data: brief });
+      const w = approvals[0];
+      const decision = intent === 'approve' ? 'approved' : 'rejected';
+      const leads = w.leadsTo[decision] ? ` (${decision} leads to ${w.leadsTo[decision]})` : '';
+      return propose(intent, 'decide_approval', { orderId: brief.orderId, nodeId: w.nodeId, decision }, `${intent === 'approve' ? 'Approve' : 'Reject'} ${w.title ?? w.label} on order ${brief.orderId}${leads}?`);
+    }
+    case 'cancel_order': {
+      const brief = await run('get_order', { orderId: orderId! });
+      context.lastOrderId = brief.orderId;
+      return propose(intent, 'cancel_order', { orderId: brief.orderId }, `Cancel order ${brief.orderId} (now ${brief.status.replace('_', ' ')})? Its completed steps are undone; captured money is not refunded.`);
+    }
+    case 'deliver_event': {
+      context.lastOrderId = orderId;
+      return propose(intent, 'deliver_event', { orderId: orderId!, event: slots.event! }, `Deliver the event ${slots.event} to order ${orderId}?`);
+    }
+    case 'publish_flow': {
+      if (!slots.flowId) return answer({ text: `Which flow? ${flowsAnswer({ flows })}`, intent, tool: 'list_flows', data: { flows } });
+      const flow = await run('get_flow', { flowId: slots.flowId });
+      if (flow.draft.problems.length) return answer({ text: `The draft of ${flow.flow.name} cannot be published: ${flow.draft.problems.map((p: any) => p.message).join('; ')}.`, intent, tool: 'get_flow', data: flow });
+      return propose(intent, 'publish_flow', { flowId: slots.flowId }, `Publish the draft of ${flow.flow.name} (${slots.flowId}) as version ${(flow.flow.publishedVersion ?? 0) + 1}?`);
+    }
+    case 'run_stock_review':
+      return propose(intent, 'run_stock_review', {}, 'Run the stock review now? It starts a reorder for every first-party SKU at or below its reorder point without an open reorder.');
+  }
+}
+
