@@ -1,4 +1,4 @@
-// Routes of the dashboard pages (contract section 13): orders, an order, approvals, flows, back office; they call registry operations as the signed-in person.
+// Routes of the dashboard pages (contract section 13): orders, new order, an order, approvals, flows, back office; they call registry operations as the signed-in person.
 import { Router } from '@koa/router';
 import type { Context } from 'koa';
 import type { Authenticator } from '../../auth/authenticator.js';
@@ -7,7 +7,8 @@ import type { OperationRegistry } from '../../application/operation-registry.js'
 import type { Clock } from '../../engine/clock.js';
 import type { FlowDiagrams } from '../../engine/flows/flow-diagrams.js';
 import { edgeKey } from '../../engine/flows/flow-diagram-svg.js';
-import { DomainError } from '../../domain/errors.js';
+import { randomUUID } from 'node:crypto';
+import { DomainError, ValidationError } from '../../domain/errors.js';
 import { HTTP_STATUS } from '../../http/http-errors.js';
 import type { OrderView } from '../../orders/order-view.js';
 import { INBOX_STATUSES, type InboxRow, type InboxStatus } from '../../orders/approval-inbox.js';
@@ -22,6 +23,8 @@ import { orderFragment, orderPage } from './order-page.js';
 import { liveSections, type PayoutRow, type SellerOrderRow } from './order-sections.js';
 import { approvalsPage } from './approvals-page.js';
 import { flowPage, flowsPage, type FlowRowView } from './flows-page.js';
+import { newOrderPage, type NewOrderValues } from './new-order-page.js';
+import { newOrderInput, readNewOrderValues } from './new-order-input.js';
 import { backOfficePage, PAYOUT_FILTERS, type LedgerPayoutView, type PayoutFilter, type ProductView, type SellerView } from './back-office-page.js';
 
 export interface DashboardRouterOptions {
@@ -81,6 +84,33 @@ export function dashboardRouter(o: DashboardRouterOptions): Router {
     } catch (err) {
       if (!(err instanceof DomainError)) throw err;
       send(ctx, HTTP_STATUS[err.kind] ?? 400, ordersPage({ nonce: ctx.state.cspNonce, principal, orders: [], nextCursor: null, filters, paged: false, error: `${err.message}: check the filters.` }));
+    }
+  });
+
+  /** The new order form, with a fresh idempotency key each time it is drawn. */
+  async function renderNewOrder(ctx: Context, principal: Principal, status: number, values: NewOrderValues, err?: DomainError) {
+    const { flows } = await call<{ flows: FlowRowView[] }>(ctx, principal, 'listFlows', {});
+    const issues = err instanceof ValidationError ? err.issues : undefined;
+    send(ctx, status, newOrderPage({ nonce: ctx.state.cspNonce, principal, flows, values, idempotencyKey: randomUUID(), error: err?.message ?? null, issues }));
+  }
+
+  router.get('/orders/new', async (ctx) => {
+    const principal = await pagePrincipal(o.auth, ctx, 'operator');
+    if (!principal) return;
+    await renderNewOrder(ctx, principal, 200, { flowId: one(ctx.query.flow) ?? '' });
+  });
+
+  router.post('/orders/new', async (ctx) => {
+    const principal = await pagePrincipal(o.auth, ctx, 'operator');
+    if (!principal) return;
+    const field = await readForm(ctx);
+    const values = readNewOrderValues(field);
+    try {
+      const { orderId } = await call<{ orderId: string }>(ctx, principal, 'startOrder', newOrderInput(values, field('idempotencyKey').slice(0, 255)));
+      seeOther(ctx, `/orders/${encodeURIComponent(orderId)}`);
+    } catch (err) {
+      if (!(err instanceof DomainError)) throw err;
+      await renderNewOrder(ctx, principal, HTTP_STATUS[err.kind] ?? 400, values, err);
     }
   });
 
