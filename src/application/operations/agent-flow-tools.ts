@@ -1,9 +1,10 @@
 // Agents' flow tools (contract section 11): list, read a draft as steps and connections, publish, propose a change.
 import { z } from 'zod';
 import { defineOperation, type AnyOperation } from '../operation.js';
-import { DomainError, notFound } from '../../domain/errors.js';
+import { notFound } from '../../domain/errors.js';
 import { validateGraph } from '../../engine/validator.js';
 import { flowListRow, flowListRowSchema, type FlowOperationDeps } from './flow-operations.js';
+import { proposeFlowChangeOperation } from './propose-flow-change.js';
 
 const flowId = z.string().min(1).max(100).describe('The flow id');
 
@@ -83,20 +84,6 @@ export function agentFlowTools(deps: FlowOperationDeps): AnyOperation[] {
         return { version: row.version };
       },
     }),
-    defineOperation({
-      name: 'propose_flow_change',
-      summary: 'Draft a flow change from an instruction (nothing saved)',
-      description: 'Not available yet: the assistant that drafts flow changes comes with the assistant; the answer says so and nothing changes.',
-      feature: 'flows',
-      audience: 'agents',
-      role: 'operator',
-      effect: 'read',
-      input: z.strictObject({ flowId, instruction: z.string().min(1).max(2000) }),
-      output: z.object({ flowId: z.string(), summary: z.string(), graph: z.unknown(), problems: z.array(z.object({ nodeId: z.string().optional(), message: z.string() })) }),
-      example: { flowId: 'tpl-storefront-order', instruction: 'add an approval before capture' },
-      run: async () => {
-        throw new DomainError('not_available', 'propose_flow_change is not available yet: it comes with the assistant', 'unavailable');
-      },
-    }),
+    proposeFlowChangeOperation(deps),
   ];
 }
