@@ -34,6 +34,10 @@ export const envSchema = z.object({
   OUTBOUND_TIMEOUT_MS: positiveInt(10_000),
   OUTBOUND_ALLOW_LOOPBACK: flag,
   // Notifications by email (docs/notifications.md): smtp:// or smtps://, credentials in the URL; never logged.
+  // The assistant's optional OpenAI-compatible model (docs/assistant.md): off unless both the URL and the model are set.
+  ASSISTANT_PROVIDER_URL: z.url().optional(),
+  ASSISTANT_MODEL: z.string().min(1).max(200).optional(),
+  ASSISTANT_API_KEY: z.string().min(1).optional(),
   SMTP_URL: z.string().regex(/^smtps?:\/\/[^\s]+$/, 'must be an smtp:// or smtps:// URL').optional(),
   // Sender of notification emails; default orders@<BASE_URL host>.
   MAIL_FROM: z.email().optional(),

@@ -36,7 +36,18 @@ export const ordersModule: ServiceModule = async (ctx) => {
   const orderDeps = { db, clock, engine, cursorKey: cursorKey(ctx.secretKey), searchMode: () => searchMode };
   ctx.operations.add(
     ...orderOperations(orderDeps),
-    ...agentTools({ ...orderDeps, runtime: engine.runtime, registry: () => ctx.operations, baseUrl: ctx.baseUrl }),
+    ...agentTools({
+      ...orderDeps,
+      runtime: engine.runtime,
+      chat: {
+        registry: () => ctx.operations,
+        baseUrl: ctx.baseUrl,
+        model: env.ASSISTANT_PROVIDER_URL && env.ASSISTANT_MODEL
+          ? { url: env.ASSISTANT_PROVIDER_URL, model: env.ASSISTANT_MODEL, apiKey: env.ASSISTANT_API_KEY, timeoutMs: env.OUTBOUND_TIMEOUT_MS * 3 }
+          : null,
+        warn: (message) => logger.warn(message),
+      },
+    }),
     assessOrderOperation({ db, clock, allowLoopback: env.OUTBOUND_ALLOW_LOOPBACK, timeoutMs: env.OUTBOUND_TIMEOUT_MS }),
     ...flowOperations({ db, clock, engine, diagrams: ctx.flowDiagrams }),
     ...webhookOperations({ db, clock, sealKey }),

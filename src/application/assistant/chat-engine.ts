@@ -15,7 +15,8 @@ export interface ChatContext {
 
 export interface ChatAnswer {
   text: string;
-  intent: IntentName | 'help';
+  /** The grammar's intent, 'help' when nothing fit, 'model' when the optional model answered. */
+  intent: IntentName | 'help' | 'model';
   tool: string | null;
   /** The tool's output the answer rests on. */
   data: unknown;

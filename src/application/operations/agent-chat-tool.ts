@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { defineOperation, type AnyOperation } from '../operation.js';
 import type { OperationRegistry } from '../operation-registry.js';
 import { answerQuestion } from '../assistant/chat-engine.js';
+import { askModel, type ModelProviderConfig } from '../assistant/model-provider.js';
 
 const contextSchema = z
   .strictObject({
@@ -11,7 +12,17 @@ const contextSchema = z
   })
   .describe('What the conversation remembers (A2A keeps it per contextId): the last order, the last search');
 
-export function agentChatTool(deps: { registry: () => OperationRegistry; baseUrl: () => string; now: () => number }): AnyOperation {
+export interface ChatToolDeps {
+  registry: () => OperationRegistry;
+  baseUrl: () => string;
+  now: () => number;
+  /** The optional model (ASSISTANT_PROVIDER_URL and ASSISTANT_MODEL); without it the grammar answers. */
+  model?: ModelProviderConfig | null;
+  /** Where a model failure is noted (then the grammar answers instead). */
+  warn?: (message: string) => void;
+}
+
+export function agentChatTool(deps: ChatToolDeps): AnyOperation {
   return defineOperation({
     name: 'chat',
     summary: 'Ask about orders in plain language',
@@ -33,6 +44,16 @@ export function agentChatTool(deps: { registry: () => OperationRegistry; baseUrl
     }),
     example: { text: 'What needs attention?' },
     summarize: (o) => o.text,
-    run: async (caller, input, call) => answerQuestion({ registry: deps.registry(), baseUrl: deps.baseUrl, now: deps.now }, caller, input, call),
+    run: async (caller, input, call) => {
+      const grammar = () => answerQuestion({ registry: deps.registry(), baseUrl: deps.baseUrl, now: deps.now }, caller, input, call);
+      if (!deps.model) return grammar();
+      try {
+        return await askModel(deps.model, deps.registry(), caller, input, call, deps.now());
+      } catch (err) {
+        // The model is optional: unreachable or confused, the grammar still answers.
+        deps.warn?.(`assistant model failed, answered by the grammar: ${(err as Error).message}`);
+        return grammar();
+      }
+    },
   });
 }
