@@ -1,7 +1,7 @@
 // Which step's branch an instruction means ("rejected", "rejected at the fraud review"): the named step, or the one step that has it.
 import type { Catalogue } from '../../engine/catalogue.js';
 import { branchNamesFor } from './branch-words.js';
-import { branchesOf, namedNodes, nodeName, type DraftGraph, type DraftNode } from './draft-graph.js';
+import { branchesOf, edgeBranch, namedNodes, nodeName, type DraftGraph, type DraftNode } from './draft-graph.js';
 import { cannotChange } from './flow-change-refusals.js';
 import { requireStep } from './step-matcher.js';
 
@@ -32,6 +32,9 @@ export function resolveBranchSource(branchPhrase: string, stepPhrase: string | n
   let candidates = having;
   const approvals = having.filter((n) => n.type === 'human.approval');
   if (approvals.length > 0 && names.some((b) => APPROVAL_BRANCHES.includes(b))) candidates = approvals;
+  // Several steps have it: the one whose branch is wired is the path people speak of (an unwired failed branch rolls back).
+  const wired = candidates.filter((n) => graph.edges.some((e) => e.from === n.id && edgeBranch(e, graph, catalogue) === branchOn(n, names, catalogue)));
+  if (candidates.length > 1 && wired.length === 1) candidates = wired;
   if (candidates.length === 0) throw cannotChange(`no step of this flow has a ${names.join(' or ')} branch.`);
   if (candidates.length > 1) {
     throw cannotChange(

@@ -11,7 +11,7 @@ const DUR = `(?<value>${DURATION_PHRASE_SOURCE})`;
 const OF = String.raw`(?:of|at|by|from|in|on|for)`;
 const SEND = String.raw`(?:send|route|move|direct|redirect|take|point|lead|forward)`;
 /** Generic nouns after a branch word that name no step ("rejected orders"). */
-const GENERIC_NOUNS = new Set(['order', 'orders', 'one', 'ones', 'branch', 'branches', 'path', 'paths', 'case', 'cases', 'outcome', 'outcomes', 'result', 'results', 'decision', 'decisions']);
+const GENERIC_NOUNS = new Set(['order', 'orders', 'one', 'ones', 'branch', 'branches', 'path', 'paths', 'case', 'cases', 'outcome', 'outcomes', 'result', 'results', 'decision', 'decisions', 'request', 'requests', 'sale', 'sales', 'reorder', 'reorders', 'subscription', 'subscriptions', 'item', 'items']);
 /** Verbs that may start what an insert adds ("on rejection notify sellers"). */
 const NEW_STEP_VERBS = String.raw`(?:add|insert|notify|tell|email|alert|message|wait|pause|delay|hold|refund)\b`;
 

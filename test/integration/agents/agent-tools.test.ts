@@ -123,6 +123,10 @@ describe('catalogue and flows', () => {
   it('chat answers through the read tools; propose_flow_change (see its own test)', async () => {
     // chat answers now (the assistant); test/integration/assistant covers it.
     expect((await call('chat', { text: 'what needs attention?' })).tool).toBe('needs_attention');
-    await expect(call('propose_flow_change', { flowId: 'wait-flow', instruction: 'add an approval' })).rejects.toMatchObject({ kind: 'unavailable' });
+    // propose_flow_change drafts on a copy of the draft (nothing saved); one it cannot apply is invalid input.
+    const answer = await call('propose_flow_change', { flowId: 'wait-flow', instruction: 'add an approval before pay' });
+    expect(answer).toMatchObject({ flowId: 'wait-flow', problems: [], summary: expect.stringMatching(/Added "Approval" \(approval\)/) });
+    expect((await call('get_flow', { flowId: 'wait-flow' })).draft.steps.map((s: { id: string }) => s.id)).not.toContain('approval');
+    await expect(call('propose_flow_change', { flowId: 'wait-flow', instruction: 'add an approval' })).rejects.toMatchObject({ kind: 'invalid_input' });
   });
 });
