@@ -37,12 +37,13 @@ function shapeOf(n: LaidOutNode): string {
   const { x, y, width: w, height: h } = n;
   const l = x - w / 2;
   const t = y - h / 2;
-  const box = (rx: number, extra = '') => `<rect class="shape" x="${l}" y="${t}" width="${w}" height="${h}" rx="${rx}" fill="#ffffff" stroke="#44505c" stroke-width="1.5"${extra}/>`;
+  // One stroke width per shape: an attribute written twice makes the SVG ill-formed XML (browsers refuse it as an image).
+  const box = (rx: number, extra = '', strokeWidth = 1.5) => `<rect class="shape" x="${l}" y="${t}" width="${w}" height="${h}" rx="${rx}" fill="#ffffff" stroke="#44505c" stroke-width="${strokeWidth}"${extra}/>`;
   switch (n.shape) {
     case 'trigger':
       return box(h / 2);
     case 'end':
-      return `${box(h / 2, ' stroke-width="3"')}`;
+      return box(h / 2, '', 3);
     case 'continue':
       return box(h / 2, ' stroke-dasharray="6 3"');
     case 'wait': {
