@@ -82,6 +82,13 @@ export const REST_BINDINGS: readonly RestBinding[] = [
   { operation: 'getFlow', method: 'get', path: '/api/v1/flows/:id', success: 'The flow', errors: { 404: 'Unknown flow' } },
   { operation: 'saveFlowDraft', method: 'put', path: '/api/v1/flows/:id', success: 'Saved' },
   {
+    operation: 'checkFlowDraft',
+    method: 'post',
+    path: '/api/v1/flows/:id/validate',
+    success: 'Problems and the drawing; nothing is saved',
+    errors: { 400: 'Not a graph, or over 500 nodes or 2000 edges' },
+  },
+  {
     operation: 'publishFlow',
     method: 'post',
     path: '/api/v1/flows/:id/publish',

@@ -6,7 +6,10 @@ import type { Principal } from '../../auth/principal.js';
 import type { OperationRegistry } from '../../application/operation-registry.js';
 import type { Clock } from '../../engine/clock.js';
 import type { FlowDiagrams } from '../../engine/flows/flow-diagrams.js';
+import type { Catalogue } from '../../engine/catalogue.js';
 import { edgeKey } from '../../engine/flows/flow-diagram-svg.js';
+import { markProblemNodes } from '../../engine/flows/flow-diagram-problems.js';
+import { validateGraph } from '../../engine/validator.js';
 import { randomUUID } from 'node:crypto';
 import { DomainError, ValidationError } from '../../domain/errors.js';
 import { HTTP_STATUS } from '../../http/http-errors.js';
@@ -23,12 +26,16 @@ import { orderFragment, orderPage } from './order-page.js';
 import { liveSections, type PayoutRow, type SellerOrderRow } from './order-sections.js';
 import { approvalsPage } from './approvals-page.js';
 import { flowPage, flowsPage, type FlowRowView } from './flows-page.js';
+import { flowEditorPage } from './flow-editor-page.js';
+import { STARTER_GRAPH } from './starter-graph.js';
 import { newOrderPage, type NewOrderValues } from './new-order-page.js';
 import { newOrderInput, readNewOrderValues } from './new-order-input.js';
 import { backOfficePage, PAYOUT_FILTERS, type LedgerPayoutView, type PayoutFilter, type ProductView, type SellerView } from './back-office-page.js';
 
 export interface DashboardRouterOptions {
   auth: Authenticator;
+  /** The node catalogue, to check a graph typed into the editor when the page is drawn again. */
+  catalogue: Catalogue;
   operations: OperationRegistry;
   diagrams: FlowDiagrams;
   clock: Clock;
@@ -180,8 +187,7 @@ export function dashboardRouter(o: DashboardRouterOptions): Router {
       label: n.label ?? n.id,
       description: describe.get(n.type) ?? 'Not in the node catalogue.',
     }));
-    let draftSvg = o.diagrams.draftSvg(detail.flow.id, detail.flow.name, detail.draft.graph);
-    for (const p of detail.draft.problems) if (p.nodeId) draftSvg = draftSvg.replace(`data-node-id="${p.nodeId}"`, `data-problem="true" data-node-id="${p.nodeId}"`);
+    const draftSvg = markProblemNodes(o.diagrams.draftSvg(detail.flow.id, detail.flow.name, detail.draft.graph), detail.draft.problems);
     send(
       ctx,
       status,
@@ -219,6 +225,79 @@ export function dashboardRouter(o: DashboardRouterOptions): Router {
         if (!(err instanceof DomainError) || err.kind !== 'invalid_input') throw err;
         await renderFlow(ctx, principal, id, 400, { error: err.message });
       }
+    });
+  });
+
+  type FlowDetail = { flow: FlowRowView & { channels: string[] }; draft: { graph: unknown; problems: { nodeId?: string; message: string }[] } };
+
+  /** The flow as saved, or null when there is none yet (the editor then creates it); a malformed id is getFlow's 400. */
+  async function savedFlow(ctx: Context, principal: Principal, id: string): Promise<FlowDetail | null> {
+    try {
+      return await call<FlowDetail>(ctx, principal, 'getFlow', { id });
+    } catch (err) {
+      if (err instanceof DomainError && err.kind === 'not_found') return null;
+      throw err;
+    }
+  }
+
+  /** The editor over `graphText` as typed: checked and drawn when it parses as a graph. */
+  function renderEditor(ctx: Context, principal: Principal, status: number, id: string, flow: FlowDetail | null, form: { name: string; description: string; graphText: string }, extra: { error?: string; ok?: string } = {}) {
+    let graph: unknown = null;
+    try {
+      graph = JSON.parse(form.graphText);
+    } catch {
+      /* shown as the error the caller passes */
+    }
+    const isGraph = typeof graph === 'object' && graph !== null && Array.isArray((graph as { nodes?: unknown }).nodes) && Array.isArray((graph as { edges?: unknown }).edges);
+    const problems = isGraph ? validateGraph(graph, o.catalogue) : [];
+    const svg = isGraph ? markProblemNodes(o.diagrams.draftSvg(id, form.name || id, graph), problems) : '';
+    send(ctx, status, flowEditorPage({ nonce: ctx.state.cspNonce, principal, flowId: id, ...form, publishedVersion: flow?.flow.publishedVersion ?? null, problems, svg, isNew: flow === null, ...extra }));
+  }
+
+  router.get('/flows/:id/edit', async (ctx) => {
+    const principal = await pagePrincipal(o.auth, ctx, 'operator');
+    if (!principal) return;
+    const id = ctx.params.id;
+    await guarded(ctx, principal, async () => {
+      const flow = await savedFlow(ctx, principal, id);
+      const graphText = JSON.stringify(flow?.draft.graph ?? STARTER_GRAPH, null, 2);
+      renderEditor(ctx, principal, 200, id, flow, { name: flow?.flow.name ?? '', description: flow?.flow.description ?? '', graphText }, ctx.query.saved ? { ok: 'Draft saved.' } : {});
+    });
+  });
+
+  router.post('/flows/:id/edit', async (ctx) => {
+    const principal = await pagePrincipal(o.auth, ctx, 'operator');
+    if (!principal) return;
+    const field = await readForm(ctx);
+    const id = ctx.params.id;
+    const form = { name: field('name').trim(), description: field('description').trim(), graphText: field('graph') };
+    await guarded(ctx, principal, async () => {
+      const flow = await savedFlow(ctx, principal, id);
+      let graph: unknown;
+      try {
+        graph = JSON.parse(form.graphText);
+      } catch (err) {
+        return renderEditor(ctx, principal, 400, id, flow, form, { error: `Not saved: the graph is not JSON (${(err as Error).message}).` });
+      }
+      let problems: { nodeId?: string; message: string }[];
+      try {
+        const saved = await call<{ problems: { message: string }[] }>(ctx, principal, 'saveFlowDraft', {
+          id,
+          name: form.name,
+          description: form.description || null,
+          ...(flow ? { model: flow.flow.model, channels: flow.flow.channels } : {}),
+          graph,
+        });
+        problems = saved.problems;
+      } catch (err) {
+        if (!(err instanceof DomainError)) throw err;
+        const issues = err instanceof ValidationError ? ` ${err.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}` : '';
+        return renderEditor(ctx, principal, HTTP_STATUS[err.kind] ?? 400, id, flow, form, { error: `Not saved: ${err.message}.${issues}` });
+      }
+      if (field('intent') !== 'publish') return seeOther(ctx, `/flows/${encodeURIComponent(id)}/edit?saved=1`);
+      if (problems.length) return renderEditor(ctx, principal, 400, id, await savedFlow(ctx, principal, id), form, { error: `Saved, not published: ${problems.length} problem${problems.length === 1 ? '' : 's'} to fix first.` });
+      const { version } = await call<{ version: number }>(ctx, principal, 'publishFlow', { id });
+      seeOther(ctx, `/flows/${encodeURIComponent(id)}?version=${version}&published=1`);
     });
   });
 

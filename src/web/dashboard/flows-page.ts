@@ -74,7 +74,7 @@ ${o.problems.length === 0 ? html`<p data-draft-valid>The draft has no problems.<
 <div class="diagram">${raw(o.draftSvg)}</div>
 ${
   operator
-    ? html`<form method="post" action="/flows/${encodeURIComponent(f.id)}/publish"><button type="submit" class="primary" ${o.problems.length ? 'disabled' : ''}>Publish the draft as version ${(f.publishedVersion ?? 0) + 1}</button></form>`
+    ? html`<p><a href="/flows/${encodeURIComponent(f.id)}/edit" data-edit-draft>Edit the draft</a></p><form method="post" action="/flows/${encodeURIComponent(f.id)}/publish"><button type="submit" class="primary" ${o.problems.length ? 'disabled' : ''}>Publish the draft as version ${(f.publishedVersion ?? 0) + 1}</button></form>`
     : ''
 }
 </section>`,

@@ -201,6 +201,43 @@ describe.skipIf(missing !== null)(`dashboard in a real browser${missing ? ` — 
     expect(errors).toEqual([]);
   });
 
+  it('publish a draft from the editor and see the new version drawn: each change is checked and redrawn, problems block publishing', async () => {
+    const saved = await t.call('PUT', '/api/v1/flows/dash-editor', { ...APPROVAL_FLOW, name: 'Dashboard editor' });
+    expect(saved.status, saved.text).toBe(200);
+    expect((await t.call('POST', '/api/v1/flows/dash-editor/publish', {})).body.version).toBe(1);
+    const { page, errors } = await open(operator);
+    await page.goto(`${t.url}/flows/dash-editor`);
+    await page.click('[data-edit-draft]');
+    await page.waitForSelector('form[data-flow-editor] [data-editor-diagram] svg [data-node-id="review"]', ATTACHED);
+    await page.waitForSelector('html[data-dashboard-ready]', ATTACHED);
+
+    // A cooling-off wait before the review: the drawing beside the text gains the node, no save yet.
+    const graph = structuredClone(APPROVAL_FLOW.graph) as any;
+    graph.nodes.splice(1, 0, { id: 'cool_off', type: 'wait.delay', label: 'Cool off', params: { duration: '1h' } });
+    graph.edges[0] = { from: 'start', to: 'cool_off' };
+    const broken = JSON.stringify(graph, null, 2);
+    await page.fill('[data-graph-input]', broken);
+    await page.waitForSelector('[data-editor-diagram] svg [data-node-id="cool_off"][data-problem="true"]', ATTACHED);
+    await page.waitForSelector('[data-problems] [data-problem-node="cool_off"]', ATTACHED);
+    expect(await page.isDisabled('[data-publish]')).toBe(true);
+    // Text that is not JSON is said so; nothing is sent for it.
+    await page.fill('[data-graph-input]', '{ "nodes": [');
+    await page.waitForSelector('[data-check-state]:has-text("Not JSON yet")', ATTACHED);
+    graph.edges.push({ from: 'cool_off', to: 'review' });
+    await page.fill('[data-graph-input]', JSON.stringify(graph, null, 2));
+    await page.waitForSelector('[data-editor-diagram] svg [data-node-id="cool_off"]:not([data-problem])', ATTACHED);
+    await page.waitForSelector('[data-publish]:not([disabled])', ATTACHED);
+    expect(await page.locator('[data-problems] li').count()).toBe(0);
+    expect((await t.call('GET', '/api/v1/flows/dash-editor')).body.flow.publishedVersion).toBe(1);
+
+    await page.click('[data-publish]');
+    await page.waitForURL(/\/flows\/dash-editor\?version=2&published=1$/);
+    await page.waitForSelector('[data-flow-diagram-page][data-version="2"] svg [data-node-id="cool_off"]', ATTACHED);
+    expect(await page.locator('[data-edge-from="start"][data-edge-to="cool_off"]').count()).toBeGreaterThan(0);
+    expect((await t.call('GET', '/api/v1/flows/dash-editor')).body.flow.publishedVersion).toBe(2);
+    expect(errors).toEqual([]);
+  });
+
   // Last: it moves the test clock 15 days, past the other people's sessions.
   it('live order page: a marketplace order goes from waiting to completed as events arrive over REST, without a reload', async () => {
     const started = await t.call('POST', '/api/v1/orders', { flowId: 'tpl-marketplace-order', input: { model: 'marketplace', channel: 'marketplace', customerId: 'cust_1', currency: 'USD', lines: [{ sku: 'PAN-CAST-10', qty: 1 }] } });

@@ -1,5 +1,6 @@
 // The dashboard's browser script (bundled by esbuild, served from /assets/dashboard.js): live order pages over the
-// order socket, approvals with the undo window, countdowns, node details on flow drawings. No inline script or style.
+// order socket, approvals with the undo window, countdowns, node details on flow drawings, the draft editor's checks.
+// No inline script or style.
 
 /** Spec "Limits": the dashboard undo window, when decisions close before the timeout, when the countdown shows. */
 const UNDO_MS = 5_000;
@@ -318,10 +319,78 @@ function initFlowPage(root: HTMLElement): void {
   });
 }
 
+/** The draft editor: every change is checked by the API (nothing saved) and the drawing and problems are redrawn. */
+function initFlowEditor(form: HTMLFormElement): void {
+  const flowId = form.dataset.flowId ?? '';
+  const input = form.querySelector<HTMLTextAreaElement>('[data-graph-input]');
+  const name = form.querySelector<HTMLInputElement>('#name');
+  const state = form.querySelector<HTMLElement>('[data-check-state]');
+  const list = form.querySelector<HTMLElement>('[data-problems]');
+  const diagram = form.querySelector<HTMLElement>('[data-editor-diagram]');
+  const publish = form.querySelector<HTMLButtonElement>('[data-publish]');
+  if (!input || !state || !list || !diagram) return;
+  let asked = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const item = (nodeId: string, message: string) => {
+    const li = document.createElement('li');
+    li.dataset.problemNode = nodeId;
+    if (nodeId) {
+      const code = document.createElement('code');
+      code.textContent = nodeId;
+      li.append(code, ': ');
+    }
+    li.append(message);
+    return li;
+  };
+  const show = (n: number, text: string, problems: { nodeId?: string; message: string }[], svg: string | null) => {
+    if (n !== asked) return; // a newer change is on its way
+    state.textContent = text;
+    list.replaceChildren(...problems.map((p) => item(p.nodeId ?? '', p.message)));
+    if (svg !== null) {
+      const doc = new DOMParser().parseFromString(svg, 'image/svg+xml');
+      diagram.replaceChildren(document.importNode(doc.documentElement, true));
+    }
+    if (publish) publish.disabled = problems.length > 0 || svg === null;
+    form.dataset.checked = String(n);
+  };
+  const check = async () => {
+    const n = ++asked;
+    let graph: unknown;
+    try {
+      graph = JSON.parse(input.value);
+    } catch (err) {
+      return show(n, `Not JSON yet: ${(err as Error).message}`, [], null);
+    }
+    try {
+      const res = await fetch(`/api/v1/flows/${encodeURIComponent(flowId)}/validate`, {
+        method: 'POST',
+        credentials: 'same-origin',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify({ ...(name?.value.trim() ? { name: name.value.trim() } : {}), graph }),
+      });
+      const body = await res.json();
+      if (!res.ok) return show(n, `Not a graph: ${body.error ?? res.status}`, (body.issues ?? []).map((i: any) => ({ message: `${i.path}: ${i.message}` })), null);
+      const count = body.problems.length;
+      show(n, count ? `${count} problem${count === 1 ? '' : 's'}: publishing is blocked until they are fixed.` : 'No problems: ready to publish.', body.problems, body.svg);
+    } catch {
+      show(n, 'Could not check the graph (connection lost); it is checked again on the next change.', [], null);
+    }
+  };
+  // A short pause after typing before checking, so each keystroke does not send a request.
+  const soon = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => void check(), 250);
+  };
+  input.addEventListener('input', soon);
+  name?.addEventListener('input', soon);
+}
+
 const orderRoot = document.querySelector<HTMLElement>('[data-order-page]');
 if (orderRoot) initOrderPage(orderRoot);
 const approvalsRoot = document.querySelector<HTMLElement>('[data-approvals-page]');
 if (approvalsRoot) initApprovals(approvalsRoot);
 const flowRoot = document.querySelector<HTMLElement>('[data-flow-diagram-page]');
 if (flowRoot) initFlowPage(flowRoot);
+const editor = document.querySelector<HTMLFormElement>('form[data-flow-editor]');
+if (editor) initFlowEditor(editor);
 document.documentElement.dataset.dashboardReady = 'true';

@@ -1,0 +1,34 @@
+// The draft editor's check: a graph's validation problems and its drawing, without saving (POST /api/v1/flows/:id/validate).
+import { z } from 'zod';
+import { defineOperation, type AnyOperation } from '../operation.js';
+import type { Catalogue } from '../../engine/catalogue.js';
+import type { FlowDiagrams } from '../../engine/flows/flow-diagrams.js';
+import { markProblemNodes } from '../../engine/flows/flow-diagram-problems.js';
+import { validateGraph } from '../../engine/validator.js';
+
+/** Bounds on a graph sent for checking: the layout is synchronous, so a huge graph must not hold the process. */
+export const DRAFT_CHECK_LIMITS = { nodes: 500, edges: 2000 } as const;
+
+export function flowDraftOperations(deps: { catalogue: Catalogue; diagrams: FlowDiagrams }): AnyOperation[] {
+  return [
+    defineOperation({
+      name: 'checkFlowDraft',
+      summary: "Check a flow graph: its validation problems and its drawing, without saving",
+      description: `Answers the problems publishing would refuse (the same check as saveFlowDraft) and the draft drawn as SVG, problem nodes marked data-problem="true". Nothing is stored. At most ${DRAFT_CHECK_LIMITS.nodes} nodes and ${DRAFT_CHECK_LIMITS.edges} edges.`,
+      feature: 'flows',
+      role: 'viewer',
+      effect: 'read',
+      input: z.strictObject({
+        id: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,99}$/, 'must be 1 to 100 of a-z, 0-9, _ and -, starting with a letter or digit'),
+        name: z.string().min(1).max(200).optional().describe('Drawn in the title; default the id'),
+        graph: z.looseObject({ nodes: z.array(z.unknown()).max(DRAFT_CHECK_LIMITS.nodes), edges: z.array(z.unknown()).max(DRAFT_CHECK_LIMITS.edges) }),
+      }),
+      output: z.object({ problems: z.array(z.object({ nodeId: z.string().optional(), message: z.string() })), svg: z.string() }).meta({ id: 'FlowDraftCheck' }),
+      example: { id: 'hello-flow', graph: { nodes: [{ id: 'start', type: 'trigger.api' }, { id: 'done', type: 'end' }], edges: [{ from: 'start', to: 'done' }] } },
+      run: async (_caller, input) => {
+        const problems = validateGraph(input.graph, deps.catalogue);
+        return { problems, svg: markProblemNodes(deps.diagrams.draftSvg(input.id, input.name ?? input.id, input.graph), problems) };
+      },
+    }),
+  ];
+}
