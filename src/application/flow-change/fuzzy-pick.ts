@@ -13,7 +13,7 @@ export interface Pickable<T> {
 }
 
 /** Scores (0 = perfect) above this are not a match. */
-const MAX_SCORE = 0.45;
+const MAX_SCORE = 0.35;
 /** Matches within this of the best are as good as the best: the phrase does not tell them apart. */
 const TIE = 0.05;
 
@@ -24,7 +24,7 @@ export function fuzzyPick<T>(phrase: string, things: readonly Pickable<T>[]): Pi
   const exact = things.filter((t) => t.exact.includes(text));
   if (exact.length === 1) return { kind: 'found', item: exact[0]!.item };
   if (exact.length > 1) return { kind: 'ambiguous', items: exact.map((t) => t.item) };
-  const fuse = new Fuse(things as Pickable<T>[], { keys: ['fuzzy'], includeScore: true, useTokenSearch: true, tokenMatch: 'any' });
+  const fuse = new Fuse(things as Pickable<T>[], { keys: ['fuzzy'], includeScore: true, useTokenSearch: true, tokenMatch: 'any', threshold: 0.4 });
   const results = fuse.search(text).filter((r) => (r.score ?? 1) <= MAX_SCORE);
   if (results.length === 0) return { kind: 'none' };
   const best = results[0]!.score ?? 0;

@@ -11,7 +11,7 @@ const viewer: Principal = { kind: 'person', id: 'per_viewer', role: 'viewer', ac
 const propose = (flowId: string, instruction: string, who: Principal = operator) =>
   t.service.ctx.operations.call('propose_flow_change', who, { flowId, instruction }, { ip: null }) as Promise<{ flowId: string; summary: string; graph: unknown; problems: { nodeId?: string; message: string }[] }>;
 const stored = async (flowId: string) => {
-  const flow = await t.service.ctx.engine.flows.get(t.service.ctx.db, flowId);
+  const flow = await t.service.ctx.engine!.flows.get(t.service.ctx.db, flowId);
   return { graph: flow?.draftGraph, updatedAt: flow?.draftUpdatedAt };
 };
 
@@ -41,7 +41,7 @@ describe('propose_flow_change on the built-in flows', () => {
         const before = await stored(flowId);
         const answer = await propose(flowId, instruction);
         expect(answer.flowId).toBe(flowId);
-        expect(answer.problems).toEqual(validateGraph(answer.graph, t.service.ctx.engine.catalogue));
+        expect(answer.problems).toEqual(validateGraph(answer.graph, t.service.ctx.engine!.catalogue));
         expect(answer.problems).toEqual([]);
         expect(answer.graph).not.toEqual(before.graph);
         expect(answer.summary).toMatch(/validates with no problems\. Nothing was saved/);
