@@ -33,6 +33,10 @@ a:focus-visible, button:focus-visible, [tabindex]:focus-visible { outline: 3px s
 .waits li { border: 1px solid #e0c36a; background: #fffbea; border-radius: 6px; padding: .5rem .75rem; margin: .5rem 0; }
 .actions { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; }
 .actions button { margin-top: 0; }
+ul.actions { list-style: none; padding: 0; }
+fieldset { min-width: 0; }
+form[data-new-order-form] select, form[data-new-order-form] input { max-width: 100%; box-sizing: border-box; }
+form[data-new-order-form] td input { width: 100%; min-width: 3rem; }
 button.primary { background: #1a5fb4; color: #fff; border: 1px solid #1a5fb4; border-radius: 4px; }
 button.danger { background: #fff; color: #b3261e; border: 1px solid #b3261e; border-radius: 4px; }
 button[disabled] { opacity: .55; cursor: not-allowed; }

@@ -28,6 +28,7 @@ import { approvalsPage } from './approvals-page.js';
 import { flowPage, flowsPage, type FlowRowView } from './flows-page.js';
 import { flowEditorPage } from './flow-editor-page.js';
 import { STARTER_GRAPH } from './starter-graph.js';
+import { graphText } from './graph-text.js';
 import { newOrderPage, type NewOrderValues } from './new-order-page.js';
 import { newOrderInput, readNewOrderValues } from './new-order-input.js';
 import { backOfficePage, PAYOUT_FILTERS, type LedgerPayoutView, type PayoutFilter, type ProductView, type SellerView } from './back-office-page.js';
@@ -260,8 +261,8 @@ export function dashboardRouter(o: DashboardRouterOptions): Router {
     const id = ctx.params.id;
     await guarded(ctx, principal, async () => {
       const flow = await savedFlow(ctx, principal, id);
-      const graphText = JSON.stringify(flow?.draft.graph ?? STARTER_GRAPH, null, 2);
-      renderEditor(ctx, principal, 200, id, flow, { name: flow?.flow.name ?? '', description: flow?.flow.description ?? '', graphText }, ctx.query.saved ? { ok: 'Draft saved.' } : {});
+      const text = graphText(flow?.draft.graph ?? STARTER_GRAPH);
+      renderEditor(ctx, principal, 200, id, flow, { name: flow?.flow.name ?? '', description: flow?.flow.description ?? '', graphText: text }, ctx.query.saved ? { ok: 'Draft saved.' } : {});
     });
   });
 

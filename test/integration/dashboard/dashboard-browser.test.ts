@@ -165,6 +165,9 @@ describe.skipIf(missing !== null)(`dashboard in a real browser${missing ? ` — 
       ['approvals', '/approvals'],
       ['flows', '/flows'],
       ['flow', '/flows/tpl-marketplace-order'],
+      ['flow-edit', '/flows/tpl-marketplace-order/edit'],
+      ['new-order', '/orders/new'],
+      ['back-office', '/back-office'],
     ];
     for (const width of [1280, 390]) {
       for (const [name, p] of pages) {
@@ -172,7 +175,8 @@ describe.skipIf(missing !== null)(`dashboard in a real browser${missing ? ` — 
         await page.goto(`${t.url}${p}`);
         await page.waitForSelector('html[data-dashboard-ready]', ATTACHED);
         if (name === 'order') await page.waitForSelector('[data-live="open"]', ATTACHED);
-        await page.screenshot({ path: path.join(SHOTS, `${name}-${width}.png`), fullPage: name !== 'flow' });
+        if (name === 'flow-edit') await page.waitForSelector('[data-editor-diagram] svg', ATTACHED);
+        await page.screenshot({ path: path.join(SHOTS, `${name}-${width}.png`), fullPage: name !== 'flow' && name !== 'flow-edit' });
         expect(errors.filter((e) => /Content Security Policy|Refused to/i.test(e)), `${p} at ${width}`).toEqual([]);
         expect(errors, `${p} at ${width}`).toEqual([]);
         const own = new URL(t.url).origin;
