@@ -9,6 +9,7 @@ import { A2aTaskStore } from '../a2a/a2a-task-store.js';
 import { A2aExecutor } from '../a2a/a2a-executor.js';
 import { A2aRequestHandler } from '../a2a/a2a-request-handler.js';
 import { A2aOrderSync } from '../a2a/a2a-order-sync.js';
+import { A2aConversations } from '../a2a/a2a-conversations.js';
 import { OrderChangeFeed } from '../web/order-change-feed.js';
 import { bearerChallenge } from '../oauth/oauth-resources.js';
 
@@ -57,11 +58,14 @@ export const agentsA2aModule: ServiceModule = (ctx) => {
   });
   // Built on first use: the card names the public address, known once the server listens.
   let handler: A2aRequestHandler | null = null;
+  const getHandler = () => (handler ??= new A2aRequestHandler({ card: agentCard(info()), store, configs, executor, operations: ctx.operations, clock, watch, logger }));
+  // The assistant page talks through the same handler and store: a person's conversations are theirs on both faces.
+  ctx.conversations = new A2aConversations({ handler: getHandler, store });
   const router = a2aRouter({
     auth: ctx.auth,
     logger,
     challenge: (_c, error) => bearerChallenge(ctx.baseUrl(), 'a2a', error),
-    handler: () => (handler ??= new A2aRequestHandler({ card: agentCard(info()), store, configs, executor, operations: ctx.operations, clock, watch, logger })),
+    handler: getHandler,
     card: (version) => (version === '1.0' ? agentCardJson(info()) : legacyAgentCardJson(info())),
   });
 

@@ -10,7 +10,8 @@ import { channelsModule } from './channels-module.js';
 import { observabilityModule } from '../observability/observability-module.js';
 import { agentsMcpModule } from './agents-mcp-module.js';
 import { oauthModule } from './oauth-module.js';
+import { assistantModule } from './assistant-module.js';
 import { agentsA2aModule } from './agents-a2a-module.js';
 import { dashboardModule } from './dashboard-module.js';
 
-export const serviceModules: ServiceModule[] = [engineModule, observabilityModule, identityModule, oauthModule, ordersModule, dashboardModule, notificationsModule, commerceModule, channelsModule, agentsMcpModule, agentsA2aModule];
+export const serviceModules: ServiceModule[] = [engineModule, observabilityModule, identityModule, oauthModule, ordersModule, dashboardModule, notificationsModule, commerceModule, channelsModule, agentsMcpModule, agentsA2aModule, assistantModule];

@@ -14,6 +14,7 @@ import type { Engine, EngineOptions } from '../engine/engine-module.js';
 import type { FlowDiagrams } from '../engine/flows/flow-diagrams.js';
 import type { OauthServer } from '../oauth/oauth-server.js';
 import type { IdentityDeps } from '../auth/identity-deps.js';
+import type { A2aConversations } from '../a2a/a2a-conversations.js';
 
 /** Everything the edges need, built once per process. */
 export interface ServiceContext {
@@ -36,6 +37,8 @@ export interface ServiceContext {
   baseUrl(): string;
   /** People, sessions, throttling and audit, set by the identity module for the modules after it (connected apps). */
   identity?: IdentityDeps;
+  /** Assistant conversations (A2A tasks per person and name), set by the A2A module for the assistant page. */
+  conversations?: A2aConversations;
   /** The authorization server of connected apps, set by the OAuth module (the A2A and MCP edges read its challenge). */
   oauth?: OauthServer;
   /** The drawings of published flow versions, set by the orders module (the dashboard draws with it). */

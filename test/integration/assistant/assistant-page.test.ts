@@ -1,0 +1,95 @@
+// The /assistant page in a real browser (Debian chromium + playwright-core): ask, get an answer, confirm a proposal and see
+// it done; the conversation is the person's A2A conversation; the page keeps the CSP and loads nothing from elsewhere.
+import { existsSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { startTestService, type TestService } from '../../support/test-service.js';
+import { makePerson, type TestPerson } from '../identity/identity-client.js';
+import { graphs, publishFlow, startBody } from '../orders/orders-support.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+
+async function loadPlaywright(): Promise<any | null> {
+  const name = 'playwright-core';
+  try {
+    return await import(name);
+  } catch {
+    return null;
+  }
+}
+const playwright = await loadPlaywright();
+const missing = !existsSync(CHROMIUM) ? `${CHROMIUM} is not installed (apt-get install chromium)` : !playwright ? 'playwright-core is not installed' : null;
+
+let t: TestService;
+let operator: TestPerson;
+beforeAll(async () => {
+  t = await startTestService();
+  operator = await makePerson(t, 'operator', 'assistant-page');
+  await publishFlow(t, 'page-wait', graphs.eventWait);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('the assistant socket', () => {
+  it('refuses a caller without a session, and one from another origin', async () => {
+    const refused = (headers: Record<string, string>) =>
+      new Promise<number>((resolve) => {
+        const ws = new WebSocket(`${t.url.replace('http', 'ws')}/agents/assistant-agent/default`, { headers });
+        ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+        ws.on('open', () => resolve(101));
+        ws.on('error', () => undefined);
+      });
+    expect(await refused({})).toBe(401);
+    expect(await refused({ cookie: operator.cookie, origin: 'https://evil.example' })).toBe(403);
+  });
+});
+
+describe.skipIf(missing !== null)(`the assistant page in a real browser${missing ? ` — skipped: ${missing}` : ''}`, () => {
+  let browser: any;
+  beforeAll(async () => {
+    browser = await playwright.chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('asks, answers, and a confirmed proposal cancels the order as the person; the turns are the person’s A2A tasks', async () => {
+    const id = (await t.call('POST', '/api/v1/orders', startBody('page-wait'))).body.orderId;
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const [name, value] = operator.cookie.split('=');
+    await context.addCookies([{ name, value, url: t.url }]);
+    const page = await context.newPage();
+    const errors: string[] = [];
+    const origins = new Set<string>();
+    page.on('console', (m: any) => m.type() === 'error' && errors.push(m.text()));
+    page.on('pageerror', (e: Error) => errors.push(e.message));
+    page.on('request', (r: any) => origins.add(new URL(r.url()).origin));
+
+    await page.goto(`${t.url}/assistant?name=page-test`);
+    await page.waitForSelector('[data-assistant][data-ready="true"]', { state: 'attached' });
+    await page.fill('#question', `why is ${id} waiting?`);
+    await page.click('form[data-ask] button[type="submit"]');
+    await page.waitForSelector('[data-turn-state="TASK_STATE_COMPLETED"] [data-answer]');
+    expect(await page.textContent('[data-turn-state="TASK_STATE_COMPLETED"] [data-answer]')).toContain('waits for the event payment.received');
+
+    await page.fill('#question', 'cancel it');
+    await page.click('form[data-ask] button[type="submit"]');
+    await page.waitForSelector('[data-turn-state="TASK_STATE_INPUT_REQUIRED"] button[data-confirm="true"]');
+    expect((await t.call('GET', `/api/v1/orders/${id}`)).body.status).toBe('waiting');
+    await page.click('[data-turn-state="TASK_STATE_INPUT_REQUIRED"] button[data-confirm="true"]');
+    await page.waitForFunction(() => document.querySelectorAll('[data-turn-state="TASK_STATE_COMPLETED"]').length === 2);
+    const order = (await t.call('GET', `/api/v1/orders/${id}`)).body;
+    expect([order.status, order.reason]).toEqual(['cancelled', `Cancelled by an agent (${operator.email})`]);
+
+    // The same conversation is the person's A2A tasks (contextId assistant:<name>), so a reload shows it.
+    const { rows } = await t.service.ctx.db.query("SELECT count(*)::int AS n FROM a2a_tasks WHERE owner = $1 AND context_id = 'assistant:page-test'", [`person:${operator.id}`]);
+    expect(rows[0].n).toBe(2);
+    await page.reload();
+    await page.waitForSelector('[data-assistant][data-ready="true"]', { state: 'attached' });
+    expect(await page.locator('[data-turn]').count()).toBe(2);
+    expect(errors).toEqual([]);
+    expect([...origins]).toEqual([new URL(t.url).origin]);
+    await context.close();
+  });
+});
