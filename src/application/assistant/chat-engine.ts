@@ -3,6 +3,7 @@ import type { OperationRegistry } from '../operation-registry.js';
 import type { CallContext } from '../operation.js';
 import type { Principal } from '../../auth/principal.js';
 import { roleAtLeast } from '../../auth/roles.js';
+import { DomainError } from '../../domain/errors.js';
 import { INTENTS, matchIntent, type IntentName } from './chat-intents.js';
 import { readSlots, type QuestionSlots } from './question-slots.js';
 import { attentionAnswer, findOrdersAnswer, flowAnswer, flowsAnswer, orderStateAnswer, productsAnswer, when } from './chat-answers.js';
@@ -137,6 +138,20 @@ export async function answerQuestion(deps: ChatDeps, caller: Principal, input: {
       const flow = await run('get_flow', { flowId: slots.flowId });
       if (flow.draft.problems.length) return answer({ text: `The draft of ${flow.flow.name} cannot be published: ${flow.draft.problems.map((p: any) => p.message).join('; ')}.`, intent, tool: 'get_flow', data: flow });
       return propose(intent, 'publish_flow', { flowId: slots.flowId }, `Publish the draft of ${flow.flow.name} (${slots.flowId}) as version ${(flow.flow.publishedVersion ?? 0) + 1}?`);
+    }
+    case 'flow_change': {
+      if (!roleAtLeast(caller.role, 'operator'))
+        return answer({ text: 'Drafting flow changes needs the operator role.', intent, tool: null, data: null });
+      // The instruction is the question without the flow's name: "add an approval before capture".
+      const instruction = input.text.replace(/\s+(in|on|to|of|for)\s+(the\s+)?[\w\s-]*\bflow\b.*$/i, '').trim() || input.text;
+      try {
+        const out = await run('propose_flow_change', { flowId: slots.flowId!, instruction });
+        const problems = out.problems.length ? ` The changed draft has ${out.problems.length} problem${out.problems.length === 1 ? '' : 's'}: ${out.problems.map((p: any) => p.message).join('; ')}.` : ' The changed draft validates.';
+        return answer({ text: `${out.summary}${problems} Nothing was saved: edit the draft at ${base}/flows/${out.flowId}/edit to keep it.`, intent, tool: 'propose_flow_change', data: out });
+      } catch (err) {
+        if (err instanceof DomainError && err.kind === 'invalid_input') return answer({ text: err.message, intent, tool: 'propose_flow_change', data: null });
+        throw err;
+      }
     }
     case 'run_stock_review':
       return propose(intent, 'run_stock_review', {}, 'Run the stock review now? It starts a reorder for every first-party SKU at or below its reorder point without an open reorder.');

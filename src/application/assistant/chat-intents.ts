@@ -10,6 +10,7 @@ export type IntentName =
   | 'deliver_event'
   | 'publish_flow'
   | 'run_stock_review'
+  | 'flow_change'
   | 'needs_attention'
   | 'order_state'
   | 'low_stock'
@@ -35,6 +36,7 @@ export const INTENTS: Record<IntentName, Intent> = {
   deliver_event: { name: 'deliver_event', write: true, tool: 'deliver_event', role: 'operator', example: 'deliver payment.received to ord_…' },
   publish_flow: { name: 'publish_flow', write: true, tool: 'publish_flow', role: 'operator', example: 'publish the storefront flow' },
   run_stock_review: { name: 'run_stock_review', write: true, tool: 'run_stock_review', role: 'operator', example: 'run the stock review' },
+  flow_change: { name: 'flow_change', write: false, tool: 'propose_flow_change', role: 'operator', example: 'add an approval before capture in the storefront flow (a draft; nothing saved)' },
   needs_attention: { name: 'needs_attention', write: false, tool: 'needs_attention', role: 'viewer', example: 'what needs attention?' },
   order_state: { name: 'order_state', write: false, tool: 'get_order', role: 'viewer', example: 'why is order ord_… stuck?' },
   low_stock: { name: 'low_stock', write: false, tool: 'find_products', role: 'viewer', example: 'which products are low on stock?' },
@@ -65,6 +67,8 @@ export function matchIntent(raw: string, slots: QuestionSlots, hasLastOrder: boo
   if (hasWord(t, 'cancel') && order) return 'cancel_order';
   if ((hasWord(t, 'deliver', 'send', 'record', 'post') || /\bmark\b.*\bas\b/.test(text)) && order && slots.event) return 'deliver_event';
   if (hasWord(t, 'publish', 'release', 'deploy')) return 'publish_flow';
+  // An instruction about a flow's steps: drafted by propose_flow_change, nothing saved.
+  if (slots.flowId && /^\s*(please\s+)?(add|insert|remove|delete|skip|drop|connect|reconnect|send|route|set|make|change|wait|notify|on)\b/i.test(raw)) return 'flow_change';
   if (/\b(stock|inventory) (review|check)\b/.test(text) && hasWord(t, 'run', 'start', 'do', 'trigger', 'launch')) return 'run_stock_review';
   if (/\breorder(s)?\b/.test(text) && hasWord(t, 'run', 'start', 'trigger', 'create', 'raise')) return 'run_stock_review';
   if (order && !/\bhow many\b|\btotal\b|\bcount\b/.test(text)) return 'order_state';

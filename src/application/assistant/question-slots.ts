@@ -105,7 +105,11 @@ export function readSlots(raw: string, ctx: SlotContext): QuestionSlots {
   const flowMention = /\b(?:flow|flows|workflow)\b/.test(text) || /\btpl-[a-z-]+\b/.test(text);
   if (flowMention && ctx.flows.length) {
     const exact = ctx.flows.find((f) => text.includes(f.id));
+    // The words right before "flow" name it best: "the storefront flow", "in the marketplace order flow".
+    const named = /\b(?:the\s+)?([a-z0-9-]+(?:\s+[a-z0-9-]+)?)\s+(?:flow|workflow)\b/.exec(text)?.[1].replace(/^(the|a|an|in|of|to|from|for)\s+/, '');
+    const byName = named ? new Fuse(ctx.flows, { keys: ['name', 'id'], threshold: 0.4, ignoreLocation: true }).search(named)[0] : undefined;
     if (exact) slots.flowId = exact.id;
+    else if (byName) slots.flowId = byName.item.id;
     else {
       const query = text
         .replace(/\b(the|a|an|flow|flows|workflow|workflows|show|me|list|all|there|are|which|what|is|in|of|steps|publish|draft|do|we|have|any|our|available|tell|about)\b/g, ' ')

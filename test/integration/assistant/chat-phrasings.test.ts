@@ -106,6 +106,10 @@ const CASES: Case[] = [
   ['run the stock review', 'run_stock_review', /^Run the stock review now\?/],
   ['start a stock check now', 'run_stock_review', /^Run the stock review now\?/],
   [q((i) => `approve ${i.C}`), 'get_order', /is not waiting for an approval \(it is completed\)/],
+  // flow changes: drafted, nothing saved
+  ['add an approval before capture in the storefront flow', 'propose_flow_change', /Nothing was saved/],
+  ['remove the fraud check from the storefront flow', 'propose_flow_change', /Nothing was saved/],
+  ['wait 3 days for sellers in the marketplace flow', 'propose_flow_change', /Nothing was saved|Nothing changed/],
   // not understood
   ['hello', null, /^I did not understand that\. You can ask/],
   ['tell me a joke', null, /You can ask/],
@@ -131,6 +135,9 @@ describe('chat without a language model (contract section 11)', () => {
     const status = async (k: string) => (await t.call('GET', `/api/v1/orders/${ids[k]}`)).body.status;
     expect([await status('A'), await status('B1'), await status('B2'), await status('B3')]).toEqual(['waiting', 'waiting', 'waiting', 'waiting']);
     expect((await t.call('GET', '/api/v1/flows/approval-flow')).body.flow.publishedVersion).toBe(1);
+    // The drafted flow changes saved nothing: the storefront draft is still its published version.
+    const storefront = (await t.call('GET', '/api/v1/flows/tpl-storefront-order')).body;
+    expect(storefront.draft.graph).toEqual(storefront.versions.at(-1).graph);
   });
 
   it('what a viewer is offered to ask leaves out the writes', async () => {
