@@ -135,6 +135,19 @@ describe('the token rules', () => {
   });
 });
 
+describe('revocation (RFC 7009)', () => {
+  it('a revoked access token stops working at once; revoking the refresh token ends the grant’s refreshing', async () => {
+    const client = await registerClient(t, 'mcp');
+    const tokens = await connect(t, client, { email: approver.email, password: approver.password, role: 'viewer', resource: mcp() });
+    const revoke = (token: string) =>
+      fetch(`${t.url}/oauth/revoke`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token, client_id: client.clientId }).toString() });
+    expect((await revoke(tokens.access_token)).status).toBe(200);
+    expect((await fetch(mcp(), { method: 'POST', headers: { authorization: `Bearer ${tokens.access_token}`, 'content-type': 'application/json' }, body: '{}' })).status).toBe(401);
+    expect((await revoke(tokens.refresh_token!)).status).toBe(200);
+    expect((await tokenRequest(client, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token!, resource: mcp() })).body.error).toBe('invalid_grant');
+  });
+});
+
 describe('the person behind the app, every request', () => {
   it('a lowered role lowers the app; a disabled person cuts it off; Disconnect revokes its tokens at once', async () => {
     const person = await makePerson(t, 'operator', 'oauth-operator');
@@ -157,6 +170,17 @@ describe('the person behind the app, every request', () => {
     expect((await tokenRequest(client, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token!, resource: mcp() })).body.error).toBe('invalid_grant');
     const audit = (await t.call('GET', '/api/v1/audit-events?type=oauth')).body.events;
     expect(audit[0]).toMatchObject({ action: 'oauth.app_disconnected', target: 'Cut-off app' });
+  });
+});
+
+describe('restrictions follow the person', () => {
+  it('a temporary password set by an operator makes the app’s requests 403 until the person chooses their own', async () => {
+    const person = await makePerson(t, 'viewer', 'oauth-restricted');
+    const tokens = await connect(t, await registerClient(t, 'mcp'), { email: person.email, password: person.password, role: 'viewer', resource: mcp() });
+    expect((await t.call('POST', `/api/v1/team/${person.id}/reset-password`)).status).toBe(200);
+    const res = await fetch(mcp(), { method: 'POST', headers: { authorization: `Bearer ${tokens.access_token}`, 'content-type': 'application/json' }, body: '{}' });
+    expect(res.status).toBe(403);
+    expect((await res.json()).error).toBe('Choose your own password on the Account page first');
   });
 });
 
