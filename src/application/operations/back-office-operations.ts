@@ -1,4 +1,5 @@
 // The back office as operations (the dashboard's /back-office and REST): sellers, products with stock, payouts, mark paid, stock review.
+import { payoutSchema } from './marketplace-operations.js';
 import { z } from 'zod';
 import { defineOperation, type AnyOperation } from '../operation.js';
 import type { Db } from '../../db/db.js';
@@ -23,23 +24,6 @@ const sellerSchema = z
   .object({ id: z.string(), name: z.string(), commission: z.number().describe('Rate, 0 to 1'), autoAccept: z.boolean(), active: z.boolean(), updatedAt: z.number() })
   .meta({ id: 'Seller' });
 
-const ledgerPayoutSchema = z
-  .object({
-    id: z.string(),
-    orderId: z.string(),
-    sellerId: z.string(),
-    currency: z.string(),
-    gross: z.number(),
-    refunded: z.number(),
-    commission: z.number(),
-    commissionRate: z.number(),
-    net: z.number(),
-    status: z.enum(PAYOUT_STATUSES),
-    scheduledAt: z.number(),
-    paidAt: z.number().nullable(),
-    reversedAt: z.number().nullable(),
-  })
-  .meta({ id: 'LedgerPayout', description: "A seller's payout for an order with the order id; amounts in the order currency" });
 
 const productStockSchema = z
   .object({ sku: z.string(), name: z.string(), sellerId: z.string().nullable(), stock: z.number().int(), reserved: z.number().int(), available: z.number().int(), reorderPoint: z.number().int() })
@@ -78,7 +62,7 @@ export function backOfficeOperations(deps: BackOfficeDeps): AnyOperation[] {
       role: 'viewer',
       effect: 'read',
       input: z.object({ status: z.enum(PAYOUT_STATUSES).optional() }),
-      output: z.object({ payouts: z.array(ledgerPayoutSchema) }),
+      output: z.object({ payouts: z.array(payoutSchema) }),
       example: { status: 'scheduled' },
       run: async (_caller, input) => ({ payouts: await listPayouts(deps.db, { status: input.status }) }),
     }),
@@ -90,7 +74,7 @@ export function backOfficeOperations(deps: BackOfficeDeps): AnyOperation[] {
       role: 'operator',
       effect: 'write',
       input: z.object({ id: z.string().min(1).max(200).describe('The payout id') }),
-      output: ledgerPayoutSchema,
+      output: payoutSchema,
       example: { id: 'po_01JD7Z8Q2M4K6N8P0R2T4V6X8Z' },
       run: (caller, input, call) => markPayoutPaid(deps, caller, input.id, call.ip),
     }),

@@ -22,7 +22,8 @@ const sellerOrderSchema = z
 /** An order's seller order; the first-party part has no seller. */
 const orderSellerOrderSchema = sellerOrderSchema.extend({ sellerId: z.string().nullable() }).meta({ id: 'OrderSellerOrder', description: "One seller's part of an order (sellerId null: first party); amounts in the order currency" });
 
-const payoutSchema = z
+/** A seller's payout for an order (with the order id), net of commission; amounts in the order currency. */
+export const payoutSchema = z
   .object({
     id: z.string(),
     orderId: z.string(),
@@ -33,7 +34,7 @@ const payoutSchema = z
     commission: z.number(),
     commissionRate: z.number(),
     net: z.number(),
-    status: z.enum(['scheduled', 'reversed', 'paid']),
+    status: z.enum(['scheduled', 'paid', 'reversed']),
     scheduledAt: z.number(),
     paidAt: z.number().nullable(),
     reversedAt: z.number().nullable(),

@@ -1,24 +1,14 @@
 // The /assistant page in a real browser (Debian chromium + playwright-core): ask, get an answer, confirm a proposal and see
 // it done; the conversation is the person's A2A conversation; the page keeps the CSP and loads nothing from elsewhere.
-import { existsSync } from 'node:fs';
+import { browserMissing, launchChromium } from '../../support/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { startTestService, type TestService } from '../../support/test-service.js';
 import { makePerson, type TestPerson } from '../identity/identity-client.js';
 import { graphs, publishFlow, startBody } from '../orders/orders-support.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 
-async function loadPlaywright(): Promise<any | null> {
-  const name = 'playwright-core';
-  try {
-    return await import(name);
-  } catch {
-    return null;
-  }
-}
-const playwright = await loadPlaywright();
-const missing = !existsSync(CHROMIUM) ? `${CHROMIUM} is not installed (apt-get install chromium)` : !playwright ? 'playwright-core is not installed' : null;
+const missing = browserMissing;
 
 let t: TestService;
 let operator: TestPerson;
@@ -48,7 +38,7 @@ describe('the assistant socket', () => {
 describe.skipIf(missing !== null)(`the assistant page in a real browser${missing ? ` — skipped: ${missing}` : ''}`, () => {
   let browser: any;
   beforeAll(async () => {
-    browser = await playwright.chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

@@ -1,29 +1,19 @@
 // Real browser (Debian chromium + playwright-core) on the dashboard: an order followed live to completion, approval with
 // undo, a viewer's read-only pages and a forged socket action, the CSP on every page and nothing from another origin.
-import { existsSync, mkdirSync } from 'node:fs';
+import { browserMissing, launchChromium } from '../../support/browser.js';
+import { mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../../support/test-service.js';
 import { makePerson, type TestPerson } from '../identity/identity-client.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const DAY = 86_400_000;
 /** Waits for elements to exist (SVG groups and the root element have no box Playwright calls visible). */
 const ATTACHED = { state: 'attached' } as const;
 
-/** playwright-core, when installed; imported by name so type-checking never needs it. */
-async function loadPlaywright(): Promise<any | null> {
-  const name = 'playwright-core';
-  try {
-    return await import(name);
-  } catch {
-    return null;
-  }
-}
 
-const playwright = await loadPlaywright();
-const missing = !existsSync(CHROMIUM) ? `${CHROMIUM} is not installed (apt-get install chromium)` : !playwright ? 'playwright-core is not installed' : null;
+const missing = browserMissing;
 if (missing) console.warn(`[dashboard-browser] skipped: ${missing}`);
 
 /** Screenshots go to docs/screenshots with UPDATE_SCREENSHOTS=1 (committed once), else to a temporary folder. */
@@ -76,7 +66,7 @@ describe.skipIf(missing !== null)(`dashboard in a real browser${missing ? ` — 
 
   beforeAll(async () => {
     t = await startTestService();
-    browser = await playwright.chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+    browser = await launchChromium();
     [operator, approver, viewer] = [await makePerson(t, 'operator'), await makePerson(t, 'approver'), await makePerson(t, 'viewer')];
     const saved = await t.call('PUT', '/api/v1/flows/dash-approval', APPROVAL_FLOW);
     expect(saved.status, saved.text).toBe(200);

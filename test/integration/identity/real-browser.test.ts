@@ -1,23 +1,10 @@
 // Real browser (Debian chromium + playwright-core): temporary password -> own password -> enrol two-factor -> sign out -> sign in with a code.
-import { existsSync } from 'node:fs';
+import { browserMissing, launchChromium } from '../../support/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../../support/test-service.js';
 import { totpCode } from '../../../src/auth/totp.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-
-/** playwright-core, when installed (an optional dev dependency); imported by name so type-checking never needs it. */
-async function loadPlaywright(): Promise<any | null> {
-  const name = 'playwright-core';
-  try {
-    return await import(name);
-  } catch {
-    return null;
-  }
-}
-
-const playwright = await loadPlaywright();
-const missing = !existsSync(CHROMIUM) ? `${CHROMIUM} is not installed (apt-get install chromium)` : !playwright ? 'playwright-core is not installed (npm i -D playwright-core)' : null;
+const missing = browserMissing;
 if (missing) console.warn(`[real-browser] skipped: ${missing}`);
 
 describe.skipIf(missing !== null)(`real browser sign-in and two-factor${missing ? ` — skipped: ${missing}` : ''}`, () => {
@@ -25,7 +12,7 @@ describe.skipIf(missing !== null)(`real browser sign-in and two-factor${missing 
   let browser: any;
   beforeAll(async () => {
     t = await startTestService();
-    browser = await playwright.chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
