@@ -14,13 +14,20 @@ export const SWEEP_MS = 30_000;
 
 const FINAL_NAMES = [...FINAL_STATES].map(stateName);
 
+/**
+ * Change notices are gathered this long and looked up in one query: most orders have no task
+ * following them, and one lookup per change was a statement per slice on the hot path.
+ */
+export const NOTICE_BATCH_MS = 20;
+
 /** Order events that end an order: their outbox rows carry the final status durably. */
 const ENDING_EVENTS = new Set(['order.completed', 'order.declined', 'order.cancelled', 'order.failed']);
 
 /**
  * Three triggers, one idempotent refresh (A2aTaskStore.refresh: a new status is stored and queued
  * for push in one transaction, the same status is never queued twice):
- * - this node's change notices (`local`), for every change of a followed order (status, waits);
+ * - this node's change notices (`local`), for every change of a followed order (status, waits),
+ *   gathered for NOTICE_BATCH_MS and looked up together;
  * - the outbox: an order's ending event refreshes its tasks inside the dispatch transaction, so
  *   the final status is pushed even when the process died right after the order's commit;
  * - a sweep every 30 s (and after each test-clock advance) for any change whose notice was lost.
@@ -29,8 +36,20 @@ const ENDING_EVENTS = new Set(['order.completed', 'order.declined', 'order.cance
 export class A2aOrderSync {
   private readonly pending = new Set<Promise<unknown>>();
   private timer: NodeJS.Timeout | null = null;
+  /** Orders changed since the last lookup, and the lookup waiting to run for them. */
+  private changed = new Set<string>();
+  private batch: Promise<void> | null = null;
   private readonly onChange = (change: OrderChange | undefined) => {
-    if (change && typeof change.orderId === 'string') this.track(this.refreshOrder(change.orderId));
+    if (!change || typeof change.orderId !== 'string') return;
+    this.changed.add(change.orderId);
+    if (this.batch) return;
+    this.batch = new Promise<void>((resolve) => setTimeout(resolve, NOTICE_BATCH_MS)).then(() => {
+      const orders = [...this.changed];
+      this.changed = new Set();
+      this.batch = null;
+      return this.refreshOrders(orders);
+    });
+    this.track(this.batch);
   };
 
   constructor(
@@ -81,8 +100,8 @@ export class A2aOrderSync {
     };
   }
 
-  private async refreshOrder(orderId: string): Promise<void> {
-    const { rows } = await this.deps.store.followersOf(orderId);
+  private async refreshOrders(orderIds: readonly string[]): Promise<void> {
+    const { rows } = await this.deps.store.followersOf(orderIds);
     for (const r of rows) if (!this.deps.following.has(r.id)) await this.deps.store.refresh(r.id);
   }
 

@@ -159,9 +159,9 @@ export class A2aTaskStore implements TaskStore {
     return queued;
   }
 
-  /** The unfinished tasks following `orderId`. */
-  followersOf(orderId: string) {
-    return this.deps.db.query<{ id: string }>('SELECT id FROM a2a_tasks WHERE order_id = $1 AND state <> ALL($2::text[])', [orderId, FINAL_NAMES]);
+  /** The unfinished tasks following any of `orderIds`. */
+  followersOf(orderIds: readonly string[]) {
+    return this.deps.db.query<{ id: string }>('SELECT id FROM a2a_tasks WHERE order_id = ANY($1::text[]) AND state <> ALL($2::text[])', [[...orderIds], FINAL_NAMES]);
   }
 
   /** Refreshes tasks whose order changed since their status was read (one caller's, or all: the sweep). */

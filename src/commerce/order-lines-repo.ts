@@ -42,12 +42,26 @@ export function pricedLine(line: OrderLineRow): OrderLineRow & { unitPriceMinor:
   return line as OrderLineRow & { unitPriceMinor: number };
 }
 
-export async function setLinePrice(q: Queryable, orderId: string, lineNo: number, unitPriceMinor: number): Promise<void> {
-  await q.query('UPDATE order_lines SET unit_price_minor = $3 WHERE order_id = $1 AND line_no = $2', [orderId, lineNo, unitPriceMinor]);
+/** Fills the lines' unit prices, one statement for all of them. */
+export async function setLinePrices(q: Queryable, orderId: string, prices: readonly { lineNo: number; unitPriceMinor: number }[]): Promise<void> {
+  if (prices.length === 0) return;
+  await q.query(
+    `UPDATE order_lines l SET unit_price_minor = p.unit_price_minor
+       FROM unnest($2::int[], $3::bigint[]) AS p(line_no, unit_price_minor)
+      WHERE l.order_id = $1 AND l.line_no = p.line_no`,
+    [orderId, prices.map((p) => p.lineNo), prices.map((p) => p.unitPriceMinor)],
+  );
 }
 
-export async function setLineSeller(q: Queryable, orderId: string, lineNo: number, sellerId: string | null): Promise<void> {
-  await q.query('UPDATE order_lines SET seller_id = $3 WHERE order_id = $1 AND line_no = $2', [orderId, lineNo, sellerId]);
+/** Records the lines' resolved sellers (null: first party), one statement for all of them. */
+export async function setLineSellers(q: Queryable, orderId: string, sellers: readonly { lineNo: number; sellerId: string | null }[]): Promise<void> {
+  if (sellers.length === 0) return;
+  await q.query(
+    `UPDATE order_lines l SET seller_id = s.seller_id
+       FROM unnest($2::int[], $3::text[]) AS s(line_no, seller_id)
+      WHERE l.order_id = $1 AND l.line_no = s.line_no`,
+    [orderId, sellers.map((s) => s.lineNo), sellers.map((s) => s.sellerId)],
+  );
 }
 
 export async function setLineLocation(q: Queryable, orderId: string, lineNo: number, locationId: string): Promise<void> {

@@ -36,21 +36,43 @@ function toRow(r: any): PayoutRow {
   };
 }
 
-/** Schedules one payout; an existing payout for the order and seller is kept as it is (retry-safe). */
-export async function schedulePayout(
-  q: Queryable,
-  p: PayoutAmounts & { orderId: string; sellerOrderId: string; commissionRate: number; currency: string },
-  now: number,
-): Promise<PayoutRow> {
-  await q.query(
-    `INSERT INTO payouts (id, order_id, seller_id, seller_order_id, gross_minor, refunded_minor, commission_rate, commission_minor,
-                          net_minor, currency, status, scheduled_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'scheduled', $11)
-     ON CONFLICT ON CONSTRAINT payouts_one_per_seller DO NOTHING`,
-    [newCommerceId('po'), p.orderId, p.sellerId, p.sellerOrderId, p.gross, p.refunded, p.commissionRate, p.commission, p.net, p.currency, now],
+/** A payout to schedule (`schedulePayouts`). */
+export type NewPayout = PayoutAmounts & { sellerOrderId: string; commissionRate: number };
+
+/**
+ * Schedules the order's payouts in one statement; a seller that already has one for the order
+ * keeps it as it is (retry-safe). Returns the stored payout of each seller asked for, in the
+ * order asked: the main SELECT reads the rows as they were before the statement, and the
+ * INSERT's RETURNING adds the new ones.
+ */
+export async function schedulePayouts(q: Queryable, orderId: string, currency: string, payouts: readonly NewPayout[], now: number): Promise<PayoutRow[]> {
+  if (payouts.length === 0) return [];
+  const input = payouts.map((p) => ({
+    id: newCommerceId('po'),
+    seller_id: p.sellerId,
+    seller_order_id: p.sellerOrderId,
+    gross_minor: p.gross,
+    refunded_minor: p.refunded,
+    commission_rate: p.commissionRate,
+    commission_minor: p.commission,
+    net_minor: p.net,
+  }));
+  const { rows } = await q.query(
+    `WITH added AS (
+       INSERT INTO payouts (id, order_id, seller_id, seller_order_id, gross_minor, refunded_minor, commission_rate, commission_minor,
+                            net_minor, currency, status, scheduled_at)
+       SELECT p.id, $2, p.seller_id, p.seller_order_id, p.gross_minor, p.refunded_minor, p.commission_rate, p.commission_minor,
+              p.net_minor, $3, 'scheduled', $4
+         FROM jsonb_to_recordset($1::jsonb)
+           AS p(id text, seller_id text, seller_order_id text, gross_minor bigint, refunded_minor bigint, commission_rate numeric,
+                commission_minor bigint, net_minor bigint)
+       ON CONFLICT ON CONSTRAINT payouts_one_per_seller DO NOTHING
+       RETURNING *)
+     SELECT * FROM added UNION ALL SELECT * FROM payouts WHERE order_id = $2`,
+    [JSON.stringify(input), orderId, currency, now],
   );
-  const { rows } = await q.query('SELECT * FROM payouts WHERE order_id = $1 AND seller_id = $2', [p.orderId, p.sellerId]);
-  return toRow(rows[0]);
+  const bySeller = new Map(rows.map((r) => [r.seller_id as string, toRow(r)]));
+  return payouts.map((p) => bySeller.get(p.sellerId)!);
 }
 
 /** Rollback or cancel: scheduled payouts become reversed; a paid payout is left alone. */

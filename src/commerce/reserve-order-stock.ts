@@ -6,7 +6,7 @@ import { readOrderLines, type OrderLineRow } from './order-lines-repo.js';
 import { shipToPoint, type ShipTo } from '../domain/ship-to.js';
 import { simulateSwitches } from '../domain/simulate.js';
 import { chooseStockLocation } from '../domain/stock-allocation.js';
-import { reservationsOf, reserveAt, stockCandidates, type ReservationRow } from './stock-repo.js';
+import { reservationsOf, reserveAll, stockCandidates, type ReservationRequest, type ReservationRow } from './stock-repo.js';
 
 /** What a stock step needs to know about the order. */
 export interface StockOrder {
@@ -61,17 +61,20 @@ export async function reserveOrderStock(q: Queryable, order: StockOrder, nodeId:
   const candidates = await stockCandidates(q, todo.map(({ line }) => line.sku));
   const fulfillment = fulfillmentOf(order.input);
   const point = shipToPoint(order.meta.shipTo as ShipTo | undefined);
-  const created: ReservationRow[] = [];
+  const wanted: (ReservationRequest & { where: string })[] = [];
   for (const { line } of todo) {
     const pinned = line.locationId ?? (fulfillment.method === 'pickup' ? fulfillment.locationId : null);
     const options = candidates.get(line.sku) ?? [];
     const choice = pinned ? options.find((c) => c.locationId === pinned && c.available >= line.qty) ?? null : chooseStockLocation(options, line.qty, point);
     const where = pinned ? ` at ${pinned}` : '';
     if (!choice) throw new TerminalError(`Out of stock: ${line.sku} x ${line.qty}${where}`, 'out_of_stock');
-    const reservation = await reserveAt(q, { orderId: order.id, generation: order.generation, nodeId, lineNo: line.lineNo, sku: line.sku, locationId: choice.locationId, qty: line.qty }, now);
-    if (!reservation) throw new TerminalError(`Out of stock: ${line.sku} x ${line.qty}${where}`, 'out_of_stock');
     choice.available -= line.qty; // a second line of the same SKU sees what is left
-    created.push(reservation);
+    wanted.push({ lineNo: line.lineNo, sku: line.sku, locationId: choice.locationId, qty: line.qty, where });
   }
+  // One statement holds every line; a line it could not hold (taken meanwhile) fails the step.
+  const created = await reserveAll(q, { orderId: order.id, generation: order.generation, nodeId }, wanted, now);
+  const held = new Set(created.map((r) => r.lineNo));
+  const short = wanted.find((w) => !held.has(w.lineNo));
+  if (short) throw new TerminalError(`Out of stock: ${short.sku} x ${short.qty}${short.where}`, 'out_of_stock');
   return { created, all: [...existing, ...created], untracked: untracked.map((l) => l.sku) };
 }

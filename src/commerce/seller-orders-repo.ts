@@ -48,23 +48,38 @@ export async function sellerOrdersOf(q: Queryable, orderId: string, opts: { lock
   return rows.map(toRow);
 }
 
+/** A seller order to create (`insertSellerOrders`). */
+export interface NewSellerOrder {
+  sellerId: string | null;
+  lines: SellerOrderLine[];
+  subtotalMinor: number;
+  status: SellerOrderStatus;
+}
+
+/** The order `sellerOrdersOf` returns them in: creation, then the first line, then id. */
+function byCreation(a: SellerOrderRow, b: SellerOrderRow): number {
+  return a.createdAt - b.createdAt || (a.lines[0]?.lineNo ?? 0) - (b.lines[0]?.lineNo ?? 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
 /**
- * Creates the seller order unless the order already has one for that seller (the unique
- * constraint): a retried split changes nothing. Returns the row as stored.
+ * Creates the order's seller orders in one statement, each unless the order already has one for
+ * that seller (the unique constraint): a retried split changes nothing. Returns every seller
+ * order the order has, as stored, in `sellerOrdersOf`'s order: the main SELECT reads the rows
+ * as they were before the statement, and the INSERT's RETURNING adds the new ones.
  */
-export async function insertSellerOrder(
-  q: Queryable,
-  o: { orderId: string; sellerId: string | null; lines: SellerOrderLine[]; subtotalMinor: number; currency: string; status: SellerOrderStatus },
-  now: number,
-): Promise<SellerOrderRow> {
-  await q.query(
-    `INSERT INTO seller_orders (id, order_id, seller_id, lines, subtotal_minor, currency, status, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)
-     ON CONFLICT ON CONSTRAINT seller_orders_one_per_seller DO NOTHING`,
-    [newCommerceId('so'), o.orderId, o.sellerId, JSON.stringify(o.lines), o.subtotalMinor, o.currency, o.status, now],
+export async function insertSellerOrders(q: Queryable, orderId: string, currency: string, parts: readonly NewSellerOrder[], now: number): Promise<SellerOrderRow[]> {
+  const input = parts.map((p) => ({ id: newCommerceId('so'), seller_id: p.sellerId, lines: p.lines, subtotal_minor: p.subtotalMinor, status: p.status }));
+  const { rows } = await q.query(
+    `WITH added AS (
+       INSERT INTO seller_orders (id, order_id, seller_id, lines, subtotal_minor, currency, status, created_at, updated_at)
+       SELECT p.id, $2, p.seller_id, p.lines, p.subtotal_minor, $3, p.status, $4, $4
+         FROM jsonb_to_recordset($1::jsonb) AS p(id text, seller_id text, lines jsonb, subtotal_minor bigint, status text)
+       ON CONFLICT ON CONSTRAINT seller_orders_one_per_seller DO NOTHING
+       RETURNING *)
+     SELECT * FROM added UNION ALL SELECT * FROM seller_orders WHERE order_id = $2`,
+    [JSON.stringify(input), orderId, currency, now],
   );
-  const { rows } = await q.query('SELECT * FROM seller_orders WHERE order_id = $1 AND seller_id IS NOT DISTINCT FROM $2', [o.orderId, o.sellerId]);
-  return toRow(rows[0]);
+  return rows.map(toRow).sort(byCreation);
 }
 
 export async function setSellerOrderStatus(q: Queryable, id: string, status: SellerOrderStatus, reason: string | null, now: number): Promise<void> {

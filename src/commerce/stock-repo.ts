@@ -55,40 +55,87 @@ export async function reservationsOf(q: Queryable, orderId: string, generation: 
   return rows.map(toReservation);
 }
 
+/** One line to hold at one location (what `reserveAll` takes). */
+export interface ReservationRequest {
+  lineNo: number;
+  sku: string;
+  locationId: string;
+  qty: number;
+}
+
 /**
- * Holds `qty` units at a location (stock_levels.reserved += qty) when that many are free.
- * Returns the reservation, or null when the location does not have them (nothing written).
+ * Holds the lines' units in one statement: `stock_levels.reserved` grows by the units asked of
+ * each (SKU, location), only where that many are free, and a reservation row is written for
+ * each line whose (SKU, location) could give them. Returns the reservations written, in line
+ * order; a line missing from the result had no stock (the caller fails the step, and the
+ * step's rollback undoes what the statement held for the other lines).
  */
-export async function reserveAt(
+export async function reserveAll(
   q: Queryable,
-  r: { orderId: string; generation: number; nodeId: string; lineNo: number; sku: string; locationId: string; qty: number },
+  order: { orderId: string; generation: number; nodeId: string },
+  lines: readonly ReservationRequest[],
   now: number,
-): Promise<ReservationRow | null> {
-  const held = await q.query(
-    `UPDATE stock_levels SET reserved = reserved + $3, updated_at = $4
-      WHERE sku = $1 AND location_id = $2 AND on_hand - reserved >= $3`,
-    [r.sku, r.locationId, r.qty, now],
-  );
-  if ((held.rowCount ?? 0) === 0) return null;
-  const id = newCommerceId('res');
+): Promise<ReservationRow[]> {
+  if (lines.length === 0) return [];
+  const wanted = lines.map((l) => ({ id: newCommerceId('res'), line_no: l.lineNo, sku: l.sku, location_id: l.locationId, qty: l.qty }));
   const { rows } = await q.query(
-    `INSERT INTO stock_reservations (id, order_id, generation, node_id, line_no, sku, location_id, qty, status, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'reserved', $9, $9) RETURNING *`,
-    [id, r.orderId, r.generation, r.nodeId, r.lineNo, r.sku, r.locationId, r.qty, now],
+    `WITH want AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS w(id text, line_no int, sku text, location_id text, qty int)),
+          asked AS (SELECT sku, location_id, sum(qty)::int AS qty FROM want GROUP BY sku, location_id),
+          held AS (
+            UPDATE stock_levels s SET reserved = s.reserved + a.qty, updated_at = $5
+              FROM asked a
+             WHERE s.sku = a.sku AND s.location_id = a.location_id AND s.on_hand - s.reserved >= a.qty
+            RETURNING s.sku, s.location_id)
+     INSERT INTO stock_reservations (id, order_id, generation, node_id, line_no, sku, location_id, qty, status, created_at, updated_at)
+     SELECT w.id, $2, $3, $4, w.line_no, w.sku, w.location_id, w.qty, 'reserved', $5, $5
+       FROM want w JOIN held h ON h.sku = w.sku AND h.location_id = w.location_id
+     RETURNING *`,
+    [JSON.stringify(wanted), order.orderId, order.generation, order.nodeId, now],
   );
-  return toReservation(rows[0]);
+  return rows.map(toReservation).sort((a, b) => a.lineNo - b.lineNo);
+}
+
+/** How `stock_levels` moves when reservations change status (`m.qty`: their units per SKU and location). */
+const STOCK_MOVES = {
+  /** Released: the units are free again. */
+  release: 'reserved = s.reserved - m.qty',
+  /** Consumed: the units left the building. */
+  consume: 'on_hand = s.on_hand - m.qty, reserved = s.reserved - m.qty',
+  /** Restocked: consumed units are back on the shelf. */
+  restock: 'on_hand = s.on_hand + m.qty',
+} as const;
+
+/**
+ * Changes reservations' status and moves the stock they account for in one statement: the
+ * reservations matching `where` become `status`, and each (SKU, location) they hold moves by the
+ * sum of their units (STOCK_MOVES; a data-modifying WITH runs whether or not the SELECT reads it).
+ * Returns the changed reservations.
+ */
+async function settleReservations(
+  q: Queryable,
+  move: keyof typeof STOCK_MOVES,
+  set: string,
+  where: string,
+  values: unknown[],
+  now: number,
+): Promise<ReservationRow[]> {
+  const at = values.length + 1;
+  const { rows } = await q.query(
+    `WITH changed AS (
+       UPDATE stock_reservations SET ${set}, updated_at = $${at} WHERE ${where} RETURNING *),
+     moved AS (SELECT sku, location_id, sum(qty)::int AS qty FROM changed GROUP BY sku, location_id),
+     stock AS (
+       UPDATE stock_levels s SET ${STOCK_MOVES[move]}, updated_at = $${at}
+         FROM moved m WHERE s.sku = m.sku AND s.location_id = m.location_id)
+     SELECT * FROM changed ORDER BY line_no, created_at, id`,
+    [...values, now],
+  );
+  return rows.map(toReservation);
 }
 
 /** Releases every still-held reservation of the order's run; returns how many units went back. */
 export async function releaseReservations(q: Queryable, orderId: string, generation: number, now: number): Promise<ReservationRow[]> {
-  const { rows } = await q.query(
-    `UPDATE stock_reservations SET status = 'released', updated_at = $3
-      WHERE order_id = $1 AND generation = $2 AND status = 'reserved' RETURNING *`,
-    [orderId, generation, now],
-  );
-  for (const r of rows)
-    await q.query('UPDATE stock_levels SET reserved = reserved - $3, updated_at = $4 WHERE sku = $1 AND location_id = $2', [r.sku, r.location_id, r.qty, now]);
-  return rows.map(toReservation);
+  return settleReservations(q, 'release', "status = 'released'", "order_id = $1 AND generation = $2 AND status = 'reserved'", [orderId, generation], now);
 }
 
 /** Goods left the building: the reservations become consumed (on_hand and reserved both drop). */
@@ -99,16 +146,14 @@ export async function consumeReservations(
   now: number,
 ): Promise<void> {
   if (ids.length === 0) return;
-  const { rows } = await q.query(
-    `UPDATE stock_reservations SET status = 'consumed', shipment_id = coalesce($2, shipment_id), pickup_id = coalesce($3, pickup_id), updated_at = $4
-      WHERE id = ANY($1::text[]) AND status = 'reserved' RETURNING *`,
-    [[...ids], link.shipmentId ?? null, link.pickupId ?? null, now],
+  await settleReservations(
+    q,
+    'consume',
+    "status = 'consumed', shipment_id = coalesce($2, shipment_id), pickup_id = coalesce($3, pickup_id)",
+    "id = ANY($1::text[]) AND status = 'reserved'",
+    [[...ids], link.shipmentId ?? null, link.pickupId ?? null],
+    now,
   );
-  for (const r of rows)
-    await q.query(
-      'UPDATE stock_levels SET on_hand = on_hand - $3, reserved = reserved - $3, updated_at = $4 WHERE sku = $1 AND location_id = $2',
-      [r.sku, r.location_id, r.qty, now],
-    );
 }
 
 /** Attaches held reservations to a staged pickup (they stay held until handover). */
@@ -120,12 +165,6 @@ export async function linkPickup(q: Queryable, ids: readonly string[], pickupId:
 /** Puts the units of consumed reservations back on the shelf (their shipments were cancelled). */
 export async function restockShipments(q: Queryable, shipmentIds: readonly string[], now: number): Promise<number> {
   if (shipmentIds.length === 0) return 0;
-  const { rows } = await q.query(
-    `UPDATE stock_reservations SET status = 'restocked', updated_at = $2
-      WHERE shipment_id = ANY($1::text[]) AND status = 'consumed' RETURNING *`,
-    [[...shipmentIds], now],
-  );
-  for (const r of rows)
-    await q.query('UPDATE stock_levels SET on_hand = on_hand + $3, updated_at = $4 WHERE sku = $1 AND location_id = $2', [r.sku, r.location_id, r.qty, now]);
+  const rows = await settleReservations(q, 'restock', "status = 'restocked'", "shipment_id = ANY($1::text[]) AND status = 'consumed'", [[...shipmentIds]], now);
   return rows.reduce((n, r) => n + r.qty, 0);
 }

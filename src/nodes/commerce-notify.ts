@@ -45,17 +45,16 @@ export const commerceNotify: NodeTypeDef<NotifyParams> = {
     const scope = { order, vars: ctx.vars };
     const subject = renderTemplate(params.subject ?? DEFAULTS[params.to].subject, scope);
     const body = renderTemplate(params.message ?? DEFAULTS[params.to].message, scope);
-    const ids: string[] = [];
     const now = ctx.clock.now();
-    for (const target of targets) {
-      const id = newCommerceId('ntf');
+    const rows = targets.map((t) => ({ id: newCommerceId('ntf'), recipient: t.recipient, address: t.address }));
+    if (rows.length > 0)
       await ctx.tx.query(
         `INSERT INTO notifications (id, order_id, node_id, audience, recipient, address, subject, body, status, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'queued', $9, $9)`,
-        [id, order.id, ctx.nodeId, params.to, target.recipient, target.address, subject, body, now],
+         SELECT t.id, $2, $3, $4, t.recipient, t.address, $5, $6, 'queued', $7, $7
+           FROM jsonb_to_recordset($1::jsonb) AS t(id text, recipient text, address text)`,
+        [JSON.stringify(rows), order.id, ctx.nodeId, params.to, subject, body, now],
       );
-      ids.push(id);
-    }
+    const ids = rows.map((r) => r.id);
     const recipients = targets.map((t) => t.recipient);
     return {
       branch: 'ok',

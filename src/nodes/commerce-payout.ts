@@ -2,7 +2,7 @@
 import type { NodeTypeDef, StepContext, StepResult } from '../engine/node-type.js';
 import { sellersById } from '../commerce/catalogue-repo.js';
 import { computePayouts } from '../domain/payout-math.js';
-import { reverseScheduledPayouts, schedulePayout, succeededRefundsMinor } from '../commerce/payouts-repo.js';
+import { reverseScheduledPayouts, schedulePayouts, succeededRefundsMinor } from '../commerce/payouts-repo.js';
 import { sellerOrdersOf } from '../commerce/seller-orders-repo.js';
 import { money, moneyText, noParams, type NoParams } from './commerce-support.js';
 
@@ -44,11 +44,13 @@ export const commercePayout: NodeTypeDef<NoParams> = {
         vars: { commission: 0, payouts: [] },
         summary: 'No third-party seller: no payout',
       };
-    const stored = [];
-    for (const p of computed.payouts) {
-      const so = sellerOrders.find((s) => s.sellerId === p.sellerId)!;
-      stored.push(await schedulePayout(ctx.tx, { ...p, orderId: order.id, sellerOrderId: so.id, commissionRate: sellers.get(p.sellerId)!.commission, currency: c }, now));
-    }
+    const stored = await schedulePayouts(
+      ctx.tx,
+      order.id,
+      c,
+      computed.payouts.map((p) => ({ ...p, sellerOrderId: sellerOrders.find((s) => s.sellerId === p.sellerId)!.id, commissionRate: sellers.get(p.sellerId)!.commission })),
+      now,
+    );
     return {
       branch: 'ok',
       output: {

@@ -3,7 +3,7 @@ import type { NodeTypeDef, StepResult } from '../engine/node-type.js';
 import { productsBySku } from '../commerce/catalogue-repo.js';
 import { TerminalError } from '../domain/errors.js';
 import { convertMinor } from '../domain/fx.js';
-import { readOrderLines, setLinePrice, writeOrderTotals } from '../commerce/order-lines-repo.js';
+import { readOrderLines, setLinePrices, writeOrderTotals } from '../commerce/order-lines-repo.js';
 import { computeTotals } from '../domain/order-totals.js';
 import { readCommerceSettings } from '../commerce/workspace-settings.js';
 import { money, moneyText, noParams, type NoParams } from './commerce-support.js';
@@ -29,17 +29,19 @@ export const commercePrice: NodeTypeDef<NoParams> = {
     const rates = { USD: 1, [order.currency]: order.currency === 'USD' ? 1 : Number(order.fxRate) };
     const priced: { lineNo: number; sku: string; unitPrice: number }[] = [];
     const pricedLines = [];
+    const prices: { lineNo: number; unitPriceMinor: number }[] = [];
     for (const line of lines) {
       let unit = line.unitPriceMinor;
       if (unit === null) {
         const product = products.get(line.sku);
         if (!product) throw new TerminalError(`No price for ${line.sku}: it is not in the catalogue and the line gives none`);
         unit = convertMinor(product.priceMinor, 'USD', order.currency, rates);
-        await setLinePrice(ctx.tx, order.id, line.lineNo, unit);
+        prices.push({ lineNo: line.lineNo, unitPriceMinor: unit });
         priced.push({ lineNo: line.lineNo, sku: line.sku, unitPrice: money(unit, order.currency) });
       }
       pricedLines.push({ unitPriceMinor: unit, qty: line.qty });
     }
+    await setLinePrices(ctx.tx, order.id, prices);
     const totals = computeTotals(pricedLines, settings.taxRate);
     await writeOrderTotals(ctx.tx, order.id, totals);
     return {

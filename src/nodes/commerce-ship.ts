@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import type { NodeTypeDef, StepContext, StepResult } from '../engine/node-type.js';
 import { reserveOrderStock } from '../commerce/reserve-order-stock.js';
-import { consumeReservations, reservationsOf, restockShipments } from '../commerce/stock-repo.js';
+import { consumeReservations, restockShipments } from '../commerce/stock-repo.js';
 import { carrierPort, FALLIBLE_STEP, generationOf, simulateOf } from './commerce-support.js';
 
 export const shipParams = z.strictObject({
@@ -44,8 +44,9 @@ export const commerceShip: NodeTypeDef<ShipParams> = {
     const { order } = ctx;
     const now = ctx.clock.now();
     const generation = generationOf(order);
-    await reserveOrderStock(ctx.tx, { id: order.id, generation, input: order.input, meta: order.meta }, ctx.nodeId, now);
-    const held = await reservationsOf(ctx.tx, order.id, generation, ['reserved']);
+    // Reserving first returns the run's reservations, so what is still held needs no second read.
+    const { all } = await reserveOrderStock(ctx.tx, { id: order.id, generation, input: order.input, meta: order.meta }, ctx.nodeId, now);
+    const held = all.filter((r) => r.status === 'reserved').sort((a, b) => a.lineNo - b.lineNo);
     const byLocation = new Map<string, typeof held>();
     for (const r of held) byLocation.set(r.locationId, [...(byLocation.get(r.locationId) ?? []), r]);
     const shipments = [];

@@ -2,8 +2,8 @@
 import type { NodeTypeDef, StepContext, StepResult } from '../engine/node-type.js';
 import { productsBySku, sellersById } from '../commerce/catalogue-repo.js';
 import { TerminalError } from '../domain/errors.js';
-import { pricedLine, readOrderLines, setLineSeller } from '../commerce/order-lines-repo.js';
-import { cancelOpenSellerOrders, insertSellerOrder, sellerOrdersOf } from '../commerce/seller-orders-repo.js';
+import { pricedLine, readOrderLines, setLineSellers } from '../commerce/order-lines-repo.js';
+import { cancelOpenSellerOrders, insertSellerOrders } from '../commerce/seller-orders-repo.js';
 import { splitBySeller } from '../domain/seller-split.js';
 import { money, noParams, type NoParams } from './commerce-support.js';
 
@@ -40,23 +40,23 @@ export const commerceSplitBySeller: NodeTypeDef<NoParams> = {
     const sellers = await sellersById(ctx.tx, sellerIds);
     const split = splitBySeller(priced, { productOf: (sku) => products.get(sku), sellerOf: (id) => sellers.get(id) });
     if (!split.ok) throw new TerminalError(split.message, split.code);
-    for (const part of split.parts) {
-      for (const line of part.lines) if (line.sellerId !== lines.find((l) => l.lineNo === line.lineNo)!.sellerId) await setLineSeller(ctx.tx, order.id, line.lineNo, line.sellerId);
-      await insertSellerOrder(
-        ctx.tx,
-        {
-          orderId: order.id,
-          sellerId: part.sellerId,
-          lines: part.lines.map((l) => ({ lineNo: l.lineNo, sku: l.sku, name: l.name, qty: l.qty, unitPriceMinor: l.unitPriceMinor })),
-          subtotalMinor: part.subtotal,
-          currency: order.currency,
-          status: part.status,
-        },
-        now,
-      );
-    }
+    const moved = split.parts.flatMap((part) =>
+      part.lines.filter((line) => line.sellerId !== lines.find((l) => l.lineNo === line.lineNo)!.sellerId).map((line) => ({ lineNo: line.lineNo, sellerId: line.sellerId })),
+    );
+    await setLineSellers(ctx.tx, order.id, moved);
     // What is stored wins: a split that ran before keeps the statuses sellers already gave.
-    const stored = await sellerOrdersOf(ctx.tx, order.id);
+    const stored = await insertSellerOrders(
+      ctx.tx,
+      order.id,
+      order.currency,
+      split.parts.map((part) => ({
+        sellerId: part.sellerId,
+        lines: part.lines.map((l) => ({ lineNo: l.lineNo, sku: l.sku, name: l.name, qty: l.qty, unitPriceMinor: l.unitPriceMinor })),
+        subtotalMinor: part.subtotal,
+        status: part.status,
+      })),
+      now,
+    );
     const pendingSellers = stored.flatMap((s) => (s.sellerId !== null && s.status === 'pending' ? [s.sellerId] : []));
     const thirdParty = stored.flatMap((s) => (s.sellerId !== null ? [s.sellerId] : []));
     const branch = pendingSellers.length > 0 ? 'awaiting' : 'accepted';

@@ -116,6 +116,7 @@ export class NotificationDispatcher {
       await writeApprovalNotifications(tx, now);
       const rows = await lockUndispatched(tx, BATCH);
       const guardDueAt = now + this.options.timeoutMs + GUARD_MARGIN_MS;
+      const unsent = new Map<string, string[]>();
       for (const n of rows) {
         const reasons = [...this.options.unconfigured];
         let chosen: NotificationChannel | null = null;
@@ -128,8 +129,9 @@ export class NotificationDispatcher {
           reasons.push(refusal);
         }
         if (!chosen) {
-          // Stays queued, visible in the order with the reason.
-          await tx.query('UPDATE notifications SET dispatched_at = $2, last_error = $3, updated_at = $2 WHERE id = $1', [n.id, now, `Not sent: ${reasons.join('; ')}`]);
+          // Stays queued, visible in the order with the reason (written below, one statement per reason).
+          const reason = `Not sent: ${reasons.join('; ')}`;
+          unsent.set(reason, [...(unsent.get(reason) ?? []), n.id]);
           continue;
         }
         await tx.query("UPDATE notifications SET status = 'pending', channel = $2, dispatched_at = $3, updated_at = $3 WHERE id = $1", [n.id, chosen.name, now]);
@@ -137,6 +139,8 @@ export class NotificationDispatcher {
         await schedule(tx, { id: attemptTimerId(n.id, 1), kind: NOTIFICATION_TIMER_KIND, orderId: null, dueAt: guardDueAt, payload }, now);
         handed.push({ id: n.id, guardDueAt });
       }
+      for (const [reason, ids] of unsent)
+        await tx.query('UPDATE notifications SET dispatched_at = $2, last_error = $3, updated_at = $2 WHERE id = ANY($1::text[])', [ids, now, reason]);
       return rows.length;
     });
     this.options.worker.handOver(handed);
