@@ -61,6 +61,8 @@ export async function changePassword(
     await updatePerson(client, person.id, { passwordHash, passwordTemporary: false }, deps.clock.now());
     await deleteSessionsOfPerson(client, person.id, principal.sessionId ?? null);
   });
+  // The temporary state restricted the person's API tokens; cached ones are forgotten.
+  deps.changes.announce();
   await deps.audit({ ...actorOf(person), action: 'auth.password_changed', target: person.email, detail: null, ip: req.ip });
 }
 
@@ -143,6 +145,8 @@ export async function enableTwoFactor(
     await updatePerson(client, person.id, { totpSecret, totpEnabledAt: now, totpPendingSecret: null }, now);
     return replaceRecoveryCodes(client, person.id, now);
   });
+  // Two-factor on may lift the restriction of the person's API tokens.
+  deps.changes.announce();
   await deps.audit({ ...actorOf(person), action: 'auth.two_factor_enabled', target: person.email, detail: null, ip: req.ip });
   return codes;
 }
@@ -157,6 +161,8 @@ export async function disableTwoFactor(deps: IdentityDeps, principal: Principal,
     await updatePerson(client, person.id, { totpSecret: null, totpEnabledAt: null, totpPendingSecret: null }, deps.clock.now());
     await client.query('DELETE FROM recovery_codes WHERE person_id = $1', [person.id]);
   });
+  // What the person's API tokens resolve to reads their two-factor state.
+  deps.changes.announce();
   await deps.audit({ ...actorOf(person), action: 'auth.two_factor_disabled', target: person.email, detail: null, ip: req.ip });
 }
 

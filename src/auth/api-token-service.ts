@@ -43,6 +43,8 @@ export async function listTokens(deps: IdentityDeps): Promise<ApiTokenView[]> {
 export async function revokeToken(deps: IdentityDeps, actor: Principal, id: string, ip: string | null): Promise<void> {
   const token = await revokeApiToken(deps.db, id, deps.clock.now());
   if (!token) throw notFound('API token');
+  // Every node's token cache forgets it before this answers (on other nodes as soon as Redis carries it).
+  deps.changes.announce();
   await deps.audit({
     ...auditActorOf(actor),
     action: 'token.revoked',

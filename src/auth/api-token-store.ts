@@ -119,7 +119,7 @@ function toOwner(r: any): TokenOwner {
   };
 }
 
-/** A token by its secret with its owner's current state (one round trip: every API request pays it). */
+/** A token by its secret with its owner's current state (one round trip, paid on a token's first use on a node and after every change; see api-token-cache.ts). */
 export async function findApiTokenBySecret(q: Queryable, secret: string): Promise<{ token: ApiToken; owner: TokenOwner } | null> {
   const { rows } = await q.query(
     `SELECT t.*, p.id AS owner_id, p.email AS owner_email, p.role AS owner_role, p.enabled AS owner_enabled,
@@ -137,9 +137,11 @@ export async function revokeApiToken(q: Queryable, id: string, now: number): Pro
   return rows[0] ? toToken(rows[0]) : null;
 }
 
-export async function touchApiToken(q: Queryable, t: ApiToken, now: number): Promise<void> {
-  if (t.lastUsedAt !== null && now - t.lastUsedAt < LAST_USED_WRITE_MS) return;
+/** Records a use at most once a minute per token; returns the token as it now stands (the same object when nothing was written). */
+export async function touchApiToken(q: Queryable, t: ApiToken, now: number): Promise<ApiToken> {
+  if (t.lastUsedAt !== null && now - t.lastUsedAt < LAST_USED_WRITE_MS) return t;
   await q.query('UPDATE api_tokens SET last_used_at = $2 WHERE id = $1', [t.id, now]);
+  return { ...t, lastUsedAt: now };
 }
 
 /** Claims the hourly `api.token_expired` audit slot of a token: true for exactly one caller per hour. */

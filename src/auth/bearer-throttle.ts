@@ -8,12 +8,21 @@ import type { IdentityDeps } from './identity-deps.js';
 import { bearerRule } from './sign-in-keys.js';
 import { TOKEN_PREFIX } from './api-token-store.js';
 import { OncePer } from './once-per.js';
+import { tokenCacheKey } from './api-token-cache.js';
+import { RecentBearerFailures } from './recent-bearer-failures.js';
 
 export interface BearerThrottle {
   /**
    * In front of every bearer, a read-only check: a throttled address gets 429 before any secret
-   * is compared, so the correct workspace password cannot be confirmed by guessing on. A known
-   * API token pays only this read (the hot path of every API request).
+   * is compared, so the correct workspace password cannot be confirmed by guessing on.
+   *
+   * An API token this node already resolved (a hit in `deps.tokenCache`, the hot path of every
+   * API request) skips even this read, unless this node itself counted a wrong bearer guess from
+   * the address (or saw it throttled) within the window: then it reads as any other bearer, and
+   * gets 429 over the limit. Across nodes, a live cached token from an address throttled only by
+   * guesses made on other nodes is still served. That is deliberate: nobody guesses a live token
+   * (2^256 secrets), and the throttle exists to protect the comparisons of guessable secrets (the
+   * workspace password, unknown tokens), which are all still counted and checked in PostgreSQL.
    */
   guard: BearerGuard;
   /**
@@ -35,13 +44,21 @@ export function bearerThrottle(deps: IdentityDeps): BearerThrottle {
       retryAfterSeconds: throttled.retryAfterSeconds,
     });
   };
+  // Addresses this node counted a wrong guess from (or saw throttled): their cached tokens still pay the read.
+  const recent = new RecentBearerFailures(deps.throttle.windowMs);
   return {
-    guard: async (ctx) => {
+    guard: async (ctx, secret) => {
+      const now = deps.clock.now();
+      if (secret.startsWith(TOKEN_PREFIX) && !recent.within(ctx.ip, now) && deps.tokenCache.get(tokenCacheKey(secret), now)) return;
       const throttled = await deps.throttle.check([bearerRule(ctx.ip)]);
-      if (throttled) await refuse(ctx.ip, throttled);
+      if (throttled) {
+        recent.record(ctx.ip, now);
+        await refuse(ctx.ip, throttled);
+      }
     },
     guess: async (secret, ctx, matches) => {
       const outcome = await deps.throttle.guess([bearerRule(ctx.ip)], matches);
+      if (outcome.kind !== 'matched') recent.record(ctx.ip, deps.clock.now());
       if (outcome.kind === 'throttled') return refuse(ctx.ip, outcome);
       if (outcome.kind === 'matched') return true;
       await deps.audit({

@@ -1,10 +1,12 @@
-// What the identity services share: database, clock, logger, keys, throttle, two-factor policy, audit writer.
+// What the identity services share: database, clock, logger, keys, throttle, two-factor policy, audit writer, token cache.
 import type { Db } from '../db/db.js';
 import type { Clock } from '../engine/clock.js';
 import type { Logger } from '../logging/logger.js';
 import { writeAuditEvent, type AuditInput } from './audit-log.js';
 import { FailureThrottle } from './failure-throttle.js';
 import { TwoFactorPolicy } from './two-factor-policy.js';
+import { ApiTokenCache } from './api-token-cache.js';
+import { IdentityChanges } from './identity-changes.js';
 
 export interface IdentityDeps {
   db: Db;
@@ -19,6 +21,13 @@ export interface IdentityDeps {
   throttle: FailureThrottle;
   policy: TwoFactorPolicy;
   audit(event: AuditInput): Promise<void>;
+  /** Resolved API tokens (the hot path of every API request); forgets everything on an identity change. */
+  tokenCache: ApiTokenCache;
+  /**
+   * Every committed write that changes what a token resolves to (revocation; its owner's role,
+   * enabled flag, password state or two-factor) is announced here before its response.
+   */
+  changes: IdentityChanges;
 }
 
 /** Where a request came from, as audit rows and sessions record it. */
@@ -35,10 +44,15 @@ export function createIdentityDeps(o: {
   iterations: number;
   workspacePassword: string | null;
 }): IdentityDeps {
+  const tokenCache = new ApiTokenCache();
+  const changes = new IdentityChanges();
+  changes.subscribe(() => tokenCache.invalidate());
   return {
     ...o,
     throttle: new FailureThrottle(o.db, o.clock),
     policy: new TwoFactorPolicy(o.db, o.clock),
     audit: (event) => writeAuditEvent(o.db, o.clock, o.logger, event),
+    tokenCache,
+    changes,
   };
 }

@@ -107,6 +107,8 @@ export async function updateTeamMember(
     if (before.enabled && !enabled) await deleteSessionsOfPerson(client, id);
     return { before, after };
   });
+  // The person's API tokens follow their role and enabled flag: cached tokens are forgotten on every node.
+  deps.changes.announce();
   const who = auditActorOf(actor);
   if (before.role !== after.role)
     await deps.audit({ ...who, action: 'team.role_changed', target: after.email, detail: { personId: id, from: before.role, to: after.role }, ip });
@@ -132,6 +134,8 @@ export async function resetPassword(deps: IdentityDeps, actor: Principal, id: st
     await deleteSessionsOfPerson(client, id);
     return person;
   });
+  // A temporary password restricts the person's API tokens: cached tokens are forgotten.
+  deps.changes.announce();
   await deps.audit({ ...auditActorOf(actor), action: 'team.password_reset', target: person.email, detail: { personId: id }, ip });
   return password;
 }
@@ -147,6 +151,8 @@ export async function resetTwoFactor(deps: IdentityDeps, actor: Principal, id: s
     await client.query('DELETE FROM totp_used_steps WHERE person_id = $1', [id]);
     return person;
   });
+  // Two-factor off may restrict the person's API tokens (when the requirement covers them).
+  deps.changes.announce();
   await deps.audit({ ...auditActorOf(actor), action: 'team.two_factor_reset', target: person.email, detail: { personId: id }, ip });
 }
 

@@ -1,4 +1,5 @@
 // Identity and access module: people, sessions, API tokens, two-factor, throttling, audit, browser protections.
+import { randomBytes } from 'node:crypto';
 import type { ServiceModule } from './service-module.js';
 import { ownOriginsOf } from './own-origins.js';
 import { createIdentityDeps } from '../auth/identity-deps.js';
@@ -8,6 +9,8 @@ import { workspacePasswordBearer } from '../auth/workspace-password-bearer.js';
 import { sessionResolver } from '../auth/session-resolver.js';
 import { cookieNames, readCookie } from '../auth/session-cookie.js';
 import { runIdentityRetention, RETENTION_INTERVAL_MS } from '../auth/identity-retention.js';
+import { bridgeIdentityChangesToRedis } from '../auth/identity-changes-redis.js';
+import { initSetting } from '../db/settings-store.js';
 import { browserProtections } from '../http/middleware/browser-protections.js';
 import { identityOperations } from '../application/operations/identity-operations.js';
 import { identityRouter } from '../web/identity/identity-router.js';
@@ -28,7 +31,8 @@ export const identityModule: ServiceModule = (ctx) => {
   ctx.identity = deps;
   const names = () => cookieNames(ctx.baseUrl());
 
-  // Every bearer: the address's cheap throttle check, then a live API token, else one counted guess at the workspace password.
+  // Every bearer: the address's cheap throttle check (skipped for a token cached on this node), then a live API token,
+  // else one counted guess at the workspace password.
   const guesses = bearerThrottle(deps);
   ctx.auth
     .addBearerGuard(guesses.guard)
@@ -40,6 +44,7 @@ export const identityModule: ServiceModule = (ctx) => {
   const ownOrigins = ownOriginsOf(ctx);
 
   let timer: NodeJS.Timeout | null = null;
+  let unbridge: (() => Promise<void>) | null = null;
   const retention = () =>
     runIdentityRetention(deps).catch((err) => ctx.logger.warn({ err: (err as Error).message }, 'identity retention failed'));
 
@@ -61,12 +66,18 @@ export const identityModule: ServiceModule = (ctx) => {
     start: async () => {
       if (!ctx.baseUrl().startsWith('https://') && !/^http:\/\/(127\.|localhost|\[::1\])/.test(ctx.baseUrl()))
         ctx.logger.warn({ baseUrl: ctx.baseUrl() }, 'BASE_URL is plain http on a non-local address: session cookies are not Secure');
+      // Identity changes reach the other nodes' token caches over Redis, under the per-database prefix the engine keys Redis with.
+      if (ctx.redis) {
+        const prefix = await initSetting(ctx.db, 'redis_key_prefix', `oo:${randomBytes(6).toString('hex')}:`, ctx.clock.now());
+        unbridge = await bridgeIdentityChangesToRedis(deps.changes, ctx.redis, prefix);
+      }
       await retention();
       timer = setInterval(() => void retention(), RETENTION_INTERVAL_MS);
       timer.unref();
     },
     stop: async () => {
       if (timer) clearInterval(timer);
+      await unbridge?.();
     },
   };
 };
