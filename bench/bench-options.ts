@@ -1,8 +1,12 @@
 // Command-line options of `npm run bench` (contract section 9) and their defaults.
 import { parseArgs } from 'node:util';
 
-export const SCENARIOS = ['marketplace', 'paused', 'timers', 'limit', 'two-nodes'] as const;
+export const SCENARIOS = ['marketplace', 'steps', 'paused', 'timers', 'limit', 'two-nodes'] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
+
+/** The `steps` scenario's flows: six logic.branch steps, or the real commerce steps; one event each. */
+export const STEPS_VARIANTS = ['logic', 'commerce'] as const;
+export type StepsVariant = (typeof STEPS_VARIANTS)[number];
 
 export interface BenchOptions {
   scenarios: ScenarioName[];
@@ -10,6 +14,13 @@ export interface BenchOptions {
   orders: number;
   /** Requests in flight at once in the closed loop. */
   concurrency: number;
+  /** Orders and orders in flight of the `steps` scenario (--steps-orders, else --orders, else 2000; likewise 50). */
+  stepsOrders: number;
+  stepsConcurrency: number;
+  /** The `steps` variants to run, in this order. */
+  stepsVariants: StepsVariant[];
+  /** Runs of marketplace and steps, each on a fresh database; the table shows the medians. */
+  repeat: number;
   /** Requests per second in the open-loop latency phase (a third POST /orders, two thirds seller events). */
   rate: number;
   /** Seconds of the open-loop latency phase. */
@@ -44,6 +55,10 @@ const HELP = `npm run bench -- [options]
   --scenario LIST     comma-separated: ${SCENARIOS.join(',')} (default: all)
   --orders N          marketplace orders in the closed loop (default 1000)
   --concurrency C     requests in flight in the closed loop (default 16)
+  --steps-orders N    orders per steps variant (default: --orders when given, else 2000)
+  --steps-concurrency C  orders in flight in steps (default: --concurrency when given, else 50)
+  --steps-variant V   steps variants: logic, commerce or logic,commerce (default both)
+  --repeat K          runs of marketplace and steps, each on a fresh database; reports medians (default 1)
   --rate R            requests/s in the open-loop latency phase: R/3 orders/s, each POST + 2 events (default 100)
   --rate-seconds S    length of the open-loop phase (default 20)
   --paused N          orders left waiting in the paused scenario (default 100000)
@@ -78,6 +93,10 @@ export function parseBenchOptions(argv: string[], env: NodeJS.ProcessEnv = proce
       scenario: { type: 'string' },
       orders: { type: 'string' },
       concurrency: { type: 'string' },
+      'steps-orders': { type: 'string' },
+      'steps-concurrency': { type: 'string' },
+      'steps-variant': { type: 'string' },
+      repeat: { type: 'string' },
       rate: { type: 'string' },
       'rate-seconds': { type: 'string' },
       paused: { type: 'string' },
@@ -105,10 +124,17 @@ export function parseBenchOptions(argv: string[], env: NodeJS.ProcessEnv = proce
     .map((s) => s.trim())
     .filter(Boolean);
   for (const s of scenarios) if (!(SCENARIOS as readonly string[]).includes(s)) throw new Error(`unknown scenario ${s} (known: ${SCENARIOS.join(', ')})`);
+  const variants = [...new Set((values['steps-variant'] ?? STEPS_VARIANTS.join(',')).split(',').map((s) => s.trim()).filter(Boolean))];
+  for (const v of variants) if (!(STEPS_VARIANTS as readonly string[]).includes(v)) throw new Error(`unknown steps variant ${v} (known: ${STEPS_VARIANTS.join(', ')})`);
   return {
     scenarios: scenarios as ScenarioName[],
     orders: Math.floor(positive('orders', values.orders, 1000)),
     concurrency: Math.max(1, Math.floor(positive('concurrency', values.concurrency, 16))),
+    // --orders and --concurrency apply to steps too when given; its own defaults are the issue's shape.
+    stepsOrders: Math.floor(positive('steps-orders', values['steps-orders'] ?? values.orders, 2000)),
+    stepsConcurrency: Math.max(1, Math.floor(positive('steps-concurrency', values['steps-concurrency'] ?? values.concurrency, 50))),
+    stepsVariants: variants as StepsVariant[],
+    repeat: Math.max(1, Math.floor(positive('repeat', values.repeat, 1))),
     rate: positive('rate', values.rate, 100),
     rateSeconds: positive('rate-seconds', values['rate-seconds'], 20),
     paused: Math.floor(positive('paused', values.paused, 100_000)),

@@ -36,7 +36,7 @@ const EXACT: EffectCounts = {
 };
 
 /** Per-order counts of every effect, one query per table, for the orders whose external_id starts with `prefix`. */
-async function effectCounts(pool: pg.Pool, prefix: string): Promise<Map<string, EffectCounts>> {
+export async function effectCounts(pool: pg.Pool, prefix: string): Promise<Map<string, EffectCounts>> {
   const counts = new Map<string, EffectCounts>();
   const { rows: orders } = await pool.query<{ id: string }>(`SELECT id FROM orders WHERE external_id LIKE $1`, [`${prefix}%`]);
   for (const o of orders) counts.set(o.id, {});
@@ -67,7 +67,7 @@ async function effectCounts(pool: pg.Pool, prefix: string): Promise<Map<string, 
 }
 
 /** The most common value of each key over all orders (what a correct order wrote when most are correct). */
-function modal(all: EffectCounts[]): EffectCounts {
+export function modal(all: EffectCounts[]): EffectCounts {
   const tallies = new Map<string, Map<number, number>>();
   for (const c of all)
     for (const [k, n] of Object.entries(c)) {

@@ -8,11 +8,13 @@ import { pausedScenario } from './scenarios/paused.js';
 import { timersScenario } from './scenarios/timers.js';
 import { limitScenario } from './scenarios/limit.js';
 import { twoNodesScenario } from './scenarios/two-nodes.js';
+import { stepsScenario } from './scenarios/steps.js';
 
 export interface BenchRun {
   results: ScenarioResult[];
   /** `server` or `embedded` PostgreSQL, and whether Redis was used. */
   stack: string;
+  /** The marketplace numbers (the medians with --repeat), also what `limit` relates to. */
   marketplace: MarketplaceNumbers | null;
 }
 
@@ -21,13 +23,15 @@ export async function runBench(options: BenchOptions, password: string): Promise
   const ctx: ScenarioContext = scenarioContext(options, stack, password);
   const results: ScenarioResult[] = [];
   let marketplace: MarketplaceNumbers | null = null;
-  const run: Record<ScenarioName, () => Promise<ScenarioResult>> = {
+  // `steps` reports one result per variant.
+  const run: Record<ScenarioName, () => Promise<ScenarioResult | ScenarioResult[]>> = {
     marketplace: async () => {
       const r = await marketplaceScenario(ctx);
       marketplace = r.numbers;
       const { numbers: _numbers, ...rest } = r;
       return rest;
     },
+    steps: () => stepsScenario(ctx),
     paused: () => pausedScenario(ctx),
     timers: () => timersScenario(ctx),
     limit: () => limitScenario(ctx, marketplace),
@@ -37,7 +41,7 @@ export async function runBench(options: BenchOptions, password: string): Promise
     for (const name of options.scenarios) {
       ctx.log(`--- ${name}`);
       try {
-        results.push(await run[name]());
+        results.push(...[await run[name]()].flat());
       } catch (err) {
         // One scenario breaking (a service that died, an unexpected answer) must not throw away the others'
         // numbers: it is reported as a correctness problem, which fails the run, and the next scenario runs.

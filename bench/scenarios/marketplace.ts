@@ -13,6 +13,8 @@ import { enableStatementStats, resetStatementStats, statementTotals, topStatemen
 import { backgroundXidRate, currentXid, writingSince } from '../xact-probe.js';
 import { DAY_MS, waitFor, type ScenarioContext } from '../scenario-context.js';
 import { CpuMeter, findPostmaster, type CpuSample } from '../cpu-meter.js';
+import { bytesGrowth, databaseBytes } from '../pg-bytes.js';
+import { runRepeated, type RepeatableScenario, type RunMeasure, type RunsSummary } from '../repeat-runs.js';
 import os from 'node:os';
 
 /** Orders run first to warm up (JIT, compiled-machine cache, pools); not measured. */
@@ -44,6 +46,8 @@ export interface MarketplaceNumbers {
   statementsPerOrder: number | null;
   statementExecMsPerOrder: number | null;
   statementPlanMsPerOrder: number | null;
+  /** Table + index bytes the database grew by over the closed loop and the clock phase, per order. */
+  bytesPerOrder: number;
   webhookSubscribers: number;
   webhookDeliveries: number;
   liveOrdersIdle: number;
@@ -54,7 +58,18 @@ async function passReturnWindow(client: BenchClient): Promise<void> {
   await client.expect(200, 'POST', '/api/v1/test/clock', { advanceMs: ADVANCE_MS });
 }
 
+/** The marketplace scenario, `--repeat` times (each run on a fresh database and service); the numbers are the medians. */
 export async function marketplaceScenario(ctx: ScenarioContext): Promise<ScenarioResult & { numbers: MarketplaceNumbers }> {
+  const scenario: RepeatableScenario<MarketplaceNumbers> = {
+    name: 'marketplace',
+    measure: () => measureMarketplace(ctx),
+    report: (numbers, summary) => reportMarketplace(ctx, numbers, summary),
+  };
+  return runRepeated(ctx, scenario, ctx.options.repeat);
+}
+
+/** One run: warm-up, closed loop, clock, open loop, checks. */
+async function measureMarketplace(ctx: ScenarioContext): Promise<RunMeasure<MarketplaceNumbers>> {
   const { options } = ctx;
   const db = await ctx.stack.createDatabase('marketplace');
   const workspaceFile = writeBenchWorkspace({ skus: options.skus });
@@ -90,6 +105,7 @@ export async function marketplaceScenario(ctx: ScenarioContext): Promise<Scenari
     const closed = { create: new LatencyRecorder(), event: new LatencyRecorder() };
     const tally = new Map<string, number>();
     if (statements) await resetStatementStats(db.pool);
+    const bytes0 = await databaseBytes(db.pool);
     const p = ctx.progress(`marketplace: ${options.orders} orders, concurrency ${options.concurrency}`, options.orders);
     const meter = new CpuMeter([service.pid], ctx.stack.kind === 'embedded' ? await findPostmaster(db.pool) : null);
     const cpu0 = meter.sample();
@@ -111,6 +127,7 @@ export async function marketplaceScenario(ctx: ScenarioContext): Promise<Scenari
     const writing = xLoad + 1 + xClock;
     const profile = statements ? await topStatements(db.pool, 200) : null;
     const totals = statements ? await statementTotals(db.pool) : null;
+    const growth = bytesGrowth(bytes0, await databaseBytes(db.pool), options.orders);
     const check = await checkMarketplaceOrders(db.pool, 'tp-', options.orders, stockBefore, tally);
     problems.push(...check.problems);
 
@@ -161,45 +178,17 @@ export async function marketplaceScenario(ctx: ScenarioContext): Promise<Scenari
       statementsPerOrder: totals ? totals.calls / options.orders : null,
       statementExecMsPerOrder: totals ? totals.execMs / options.orders : null,
       statementPlanMsPerOrder: totals ? totals.planMs / options.orders : null,
+      bytesPerOrder: growth.perUnit,
       webhookSubscribers: options.webhooks,
       webhookDeliveries: deliveries,
       liveOrdersIdle: stats.liveOrders,
     };
-    const ol = numbers.openLoop;
     return {
-      scenario: 'marketplace',
-      setup:
-        `${options.orders} orders over ${options.skus} SKUs per seller, concurrency ${options.concurrency}; latency at ${options.rate} requests/s ` +
-        `(${round(orderRate, 1)} orders/s, each POST + 2 events) for ${options.rateSeconds} s; ${options.webhooks} webhook subscribers; ` +
-        `${ctx.stack.redisUrl ? 'Redis' : 'in-process'} scheduler; ${ctx.stack.kind} PostgreSQL`,
-      rows: [
-        row('orders completed/s', round(numbers.ordersPerSecond, 1), 'orders/s'),
-        row('  of which: create + 2 events', round(options.orders / numbers.loadSeconds, 1), 'orders/s'),
-        row('  of which: return windows (test clock, serial)', round(options.orders / numbers.clockSeconds, 1), 'orders/s'),
-        row('writing transactions per order', round(numbers.writingTxPerOrder, 2), 'tx', '<= 8', numbers.writingTxPerOrder <= 8),
-        row('  of which: create + 2 events / clock', `${round(numbers.writingTxPerOrderLoad, 2)} / ${round(numbers.writingTxPerOrderClock, 2)}`),
-        row(
-          'CPU per order: service / PostgreSQL / load generator',
-          `${cpuPerOrder.serviceMs} / ${cpuPerOrder.postgresMs ?? 'n/a'} / ${cpuPerOrder.benchMs}`,
-          'ms',
-        ),
-        row('  orders/s if CPU were the only limit', numbers.cpuBoundOrdersPerSecond === null ? 'n/a' : round(numbers.cpuBoundOrdersPerSecond, 1), 'orders/s'),
-        row('SQL statements per order', numbers.statementsPerOrder === null ? 'n/a' : round(numbers.statementsPerOrder, 1)),
-        row(
-          '  PostgreSQL execution / planning time per order',
-          numbers.statementExecMsPerOrder === null ? 'n/a' : `${round(numbers.statementExecMsPerOrder, 2)} / ${round(numbers.statementPlanMsPerOrder!, 2)}`,
-          'ms',
-        ),
-        row(`POST /orders p50/p99 (closed loop, C=${options.concurrency})`, `${numbers.closedLoop.create.p50} / ${numbers.closedLoop.create.p99}`, 'ms'),
-        row(`event delivery p50/p99 (closed loop, C=${options.concurrency})`, `${numbers.closedLoop.event.p50} / ${numbers.closedLoop.event.p99}`, 'ms'),
-        row(`POST /orders p50/p99 at ${ol.requestsPerSecond} req/s`, `${ol.create.p50} / ${ol.create.p99}`, 'ms', 'p99 < 25 ms', ol.create.p99 < 25),
-        row(`event delivery p50/p99 at ${ol.requestsPerSecond} req/s`, `${ol.event.p50} / ${ol.event.p99}`, 'ms', 'p99 < 25 ms', ol.event.p99 < 25),
-        row('webhook subscribers attached', options.webhooks),
-        row('completed exactly once (closed + open loop)', `${check.completed + checkOpen.completed}/${options.orders + latOrders}`, undefined, 'all', problems.length === 0),
-      ],
-      data: { ...numbers, skus: options.skus, statements: profile, check: { ...check, duplicates: check.duplicates.slice(0, 20) }, checkOpen: { ...checkOpen, duplicates: checkOpen.duplicates.slice(0, 20) } },
-      problems,
       numbers,
+      data: { ...numbers, skus: options.skus, bytesByTable: growth.byTable, statements: profile, check: { ...check, duplicates: check.duplicates.slice(0, 20) }, checkOpen: { ...checkOpen, duplicates: checkOpen.duplicates.slice(0, 20) } },
+      problems,
+      completed: check.completed + checkOpen.completed,
+      expected: options.orders + latOrders,
     };
   } finally {
     client.close();
@@ -207,6 +196,46 @@ export async function marketplaceScenario(ctx: ScenarioContext): Promise<Scenari
     await receiver?.close();
     await db.drop();
   }
+}
+
+/** The table rows of (median) marketplace numbers. */
+function reportMarketplace(ctx: ScenarioContext, numbers: MarketplaceNumbers, summary: RunsSummary): Pick<ScenarioResult, 'setup' | 'rows'> {
+  const { options } = ctx;
+  const { cpuPerOrder } = numbers;
+  const orderRate = options.rate / 3;
+  const ol = numbers.openLoop;
+  return {
+    setup:
+      `${options.orders} orders over ${options.skus} SKUs per seller, concurrency ${options.concurrency}; latency at ${options.rate} requests/s ` +
+      `(${round(orderRate, 1)} orders/s, each POST + 2 events) for ${options.rateSeconds} s; ${options.webhooks} webhook subscribers; ` +
+      `${ctx.stack.redisUrl ? 'Redis' : 'in-process'} scheduler; ${ctx.stack.kind} PostgreSQL`,
+    rows: [
+      row('orders completed/s', round(numbers.ordersPerSecond, 1), 'orders/s'),
+      row('  of which: create + 2 events', round(options.orders / numbers.loadSeconds, 1), 'orders/s'),
+      row('  of which: return windows (test clock, serial)', round(options.orders / numbers.clockSeconds, 1), 'orders/s'),
+      row('writing transactions per order', round(numbers.writingTxPerOrder, 2), 'tx', '<= 8', numbers.writingTxPerOrder <= 8),
+      row('  of which: create + 2 events / clock', `${round(numbers.writingTxPerOrderLoad, 2)} / ${round(numbers.writingTxPerOrderClock, 2)}`),
+      row(
+        'CPU per order: service / PostgreSQL / load generator',
+        `${round(cpuPerOrder.serviceMs, 2)} / ${cpuPerOrder.postgresMs === null ? 'n/a' : round(cpuPerOrder.postgresMs, 2)} / ${round(cpuPerOrder.benchMs, 2)}`,
+        'ms',
+      ),
+      row('  orders/s if CPU were the only limit', numbers.cpuBoundOrdersPerSecond === null ? 'n/a' : round(numbers.cpuBoundOrdersPerSecond, 1), 'orders/s'),
+      row('SQL statements per order', numbers.statementsPerOrder === null ? 'n/a' : round(numbers.statementsPerOrder, 1)),
+      row(
+        '  PostgreSQL execution / planning time per order',
+        numbers.statementExecMsPerOrder === null ? 'n/a' : `${round(numbers.statementExecMsPerOrder, 2)} / ${round(numbers.statementPlanMsPerOrder!, 2)}`,
+        'ms',
+      ),
+      row(`POST /orders p50/p99 (closed loop, C=${options.concurrency})`, `${numbers.closedLoop.create.p50} / ${numbers.closedLoop.create.p99}`, 'ms'),
+      row(`event delivery p50/p99 (closed loop, C=${options.concurrency})`, `${numbers.closedLoop.event.p50} / ${numbers.closedLoop.event.p99}`, 'ms'),
+      row(`POST /orders p50/p99 at ${ol.requestsPerSecond} req/s`, `${ol.create.p50} / ${ol.create.p99}`, 'ms', 'p99 < 25 ms', ol.create.p99 < 25),
+      row(`event delivery p50/p99 at ${ol.requestsPerSecond} req/s`, `${ol.event.p50} / ${ol.event.p99}`, 'ms', 'p99 < 25 ms', ol.event.p99 < 25),
+      row('PostgreSQL bytes per order (table + index growth)', Math.round(numbers.bytesPerOrder), 'B'),
+      row('webhook subscribers attached', options.webhooks),
+      row(`completed exactly once (closed + open loop${summary.runs > 1 ? `, ${summary.runs} runs` : ''})`, `${summary.completed}/${summary.expected}`, undefined, 'all', summary.ok),
+    ],
+  };
 }
 
 export function round(n: number, digits: number): number {

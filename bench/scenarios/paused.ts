@@ -1,5 +1,6 @@
 // Scenario `paused`: many marketplace orders waiting on their sellers cost rows, not memory: RSS of the
-// service before and after, live actors (must be 0), and the time to deliver one event to a random paused order.
+// service before and after, live actors (must be 0), PostgreSQL bytes per waiting order, and the time to
+// deliver one event to a random paused order.
 import { row, type ScenarioResult } from '../bench-result.js';
 import { writeBenchWorkspace } from '../bench-workspace.js';
 import { closedLoop } from '../load-pool.js';
@@ -10,12 +11,15 @@ import { startService } from '../service-process.js';
 import type { ScenarioContext } from '../scenario-context.js';
 import { collectGarbage, inspectorUrl } from '../inspector-gc.js';
 import { round } from './marketplace.js';
+import { bytesGrowth, compactDatabase, databaseBytes } from '../pg-bytes.js';
 
 const MB = 1024 * 1024;
 /** Orders created before the "before" measurement (JIT, pools, compiled machine). */
 const WARMUP_ORDERS = 500;
 /** Events delivered to random paused orders. */
 const EVENTS = 1_000;
+/** The issue's target: table + index bytes per waiting marketplace order. */
+const BYTES_TARGET = 3 * 1024;
 
 interface RuntimeStats {
   liveOrders: number;
@@ -51,6 +55,9 @@ export async function pausedScenario(ctx: ScenarioContext): Promise<ScenarioResu
   try {
     await closedLoop(WARMUP_ORDERS, options.concurrency, async (i) => void (await start(-1 - i)));
     await settle(2_000);
+    // Compact first, so that both byte readings below start from live rows only (the warm-up's dead versions gone).
+    await compactDatabase(db.pool);
+    const bytes0 = await databaseBytes(db.pool);
     const before = await memory();
 
     const ids: string[] = new Array(total);
@@ -69,6 +76,11 @@ export async function pausedScenario(ctx: ScenarioContext): Promise<ScenarioResu
     p.done();
     await settle(2_000);
     const after = await memory();
+    // Before the events below: what the waiting orders cost on disk, and nothing else. As written (dead row
+    // versions of the updates included, until a vacuum lets their space be reused), then live (compacted).
+    const written = bytesGrowth(bytes0, await databaseBytes(db.pool), total);
+    await compactDatabase(db.pool);
+    const bytes = bytesGrowth(bytes0, await databaseBytes(db.pool), total);
     const { rows } = await db.pool.query<{ n: string }>(`SELECT count(*) AS n FROM orders WHERE status = 'waiting' AND external_id LIKE 'paused-%' AND external_id NOT LIKE 'paused--%'`);
     const waiting = Number(rows[0].n);
     if (waiting !== total) problems.push(`${waiting} of ${total} orders waiting`);
@@ -103,6 +115,12 @@ export async function pausedScenario(ctx: ScenarioContext): Promise<ScenarioResu
       rssSamples: samples,
       liveOrders: after.stats.liveOrders,
       liveOrdersAfterEvents: final.liveOrders,
+      bytesPerWaitingOrder: bytes.perUnit,
+      tableBytesPerWaitingOrder: bytes.tablePerUnit,
+      indexBytesPerWaitingOrder: bytes.indexPerUnit,
+      bytesByTable: bytes.byTable,
+      writtenBytesPerWaitingOrder: written.perUnit,
+      writtenBytesByTable: written.byTable,
       event: e,
     };
     // The target is for 100,000 orders; a smaller run reports its growth without a verdict.
@@ -118,6 +136,18 @@ export async function pausedScenario(ctx: ScenarioContext): Promise<ScenarioResu
         row('RSS growth', round(growth / MB, 1), 'MB', full ? '< 50 MB' : '< 50 MB at 100,000', full ? growth < 50 * MB : undefined),
         row('RSS per 10,000 waiting orders (after - before / trend over 20 samples)', `${round(data.rssPer10kOrders / MB, 2)} / ${round(data.rssSlopePer10kOrders / MB, 2)}`, 'MB'),
         row('heap used after GC, before / after', `${round(before.stats.memory.heapUsed / MB, 1)} / ${round(after.stats.memory.heapUsed / MB, 1)}`, 'MB'),
+        row(
+          'PostgreSQL bytes per waiting order as written (table / index)',
+          `${Math.round(written.perUnit)} (${Math.round(written.tablePerUnit)} / ${Math.round(written.indexPerUnit)})`,
+          'B',
+        ),
+        row(
+          'PostgreSQL bytes per waiting order, live (after VACUUM FULL; table / index)',
+          `${Math.round(bytes.perUnit)} (${Math.round(bytes.tablePerUnit)} / ${Math.round(bytes.indexPerUnit)})`,
+          'B',
+          '<= 3 KB',
+          bytes.perUnit <= BYTES_TARGET,
+        ),
         row('live actors while idle', after.stats.liveOrders, undefined, '0', after.stats.liveOrders === 0),
         row('event to a random paused order p50/p99', `${e.p50} / ${e.p99}`, 'ms', 'p99 < 20 ms', e.p99 < 20),
         row('orders created/s (POST /orders only)', round(data.createPerSecond, 1), 'orders/s'),
