@@ -1,7 +1,8 @@
-// Records a new order (row + lines) before its first run slice; the start slice runs separately.
+// Records a new order (row, lines, where it came from) in one statement; its first run slice follows in the same transaction.
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../db/db.js';
 import { COMPILER_VERSION } from '../engine/compiler.js';
+import { toOrderRow, type OrderRow } from '../engine/runtime/order-row.js';
 
 export interface NewOrderLine {
   sku: string;
@@ -32,6 +33,8 @@ export interface NewOrder {
   vars: Record<string, unknown>;
   lines: NewOrderLine[];
   restartedFrom?: string | null;
+  /** The start variables and who started it (order_origins), when the order has an origin to keep. */
+  origin?: { startVars: Record<string, unknown>; startedBy: string };
 }
 
 /** Order ids are `ord_` + 24 hex characters: unguessable, URL-safe, sortable by nothing. */
@@ -39,26 +42,34 @@ export function newOrderId(): string {
   return `ord_${randomUUID().replace(/-/g, '').slice(0, 24)}`;
 }
 
-export async function insertOrder(q: Queryable, o: NewOrder, now: number): Promise<void> {
-  await q.query(
-    `INSERT INTO orders (id, flow_id, flow_version, model, channel, external_id, title, customer_id, contact_email, currency,
-       fx_rate, subtotal_minor, tax_minor, total_minor, input, meta, status, instance_id, generation, compiler_version, vars,
-       restarted_from, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, 'queued', $17, 1, $18, $19, $20, $21, $21)`,
+/**
+ * Writes the order row, its lines and its origin in one statement (data-modifying WITH: the
+ * lines' and origin's foreign keys are checked at the end of the statement, after the row) and
+ * answers the row as stored, which the first slice runs on.
+ */
+export async function insertOrder(q: Queryable, o: NewOrder, now: number): Promise<OrderRow> {
+  const lines = o.lines.map((l, i) => ({ line_no: i + 1, sku: l.sku, name: l.name, qty: l.qty, unit_price_minor: l.unitPriceMinor, seller_id: l.sellerId, location_id: l.locationId }));
+  const { rows } = await q.query(
+    `WITH o AS (
+       INSERT INTO orders (id, flow_id, flow_version, model, channel, external_id, title, customer_id, contact_email, currency,
+         fx_rate, subtotal_minor, tax_minor, total_minor, input, meta, status, instance_id, generation, compiler_version, vars,
+         restarted_from, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, 'queued', $17, 1, $18, $19, $20, $21, $21)
+       RETURNING *),
+     l AS (
+       INSERT INTO order_lines (order_id, line_no, sku, name, qty, unit_price_minor, seller_id, location_id)
+       SELECT $1, l.line_no, l.sku, l.name, l.qty, l.unit_price_minor, l.seller_id, l.location_id
+         FROM jsonb_to_recordset($22::jsonb) AS l(line_no int, sku text, name text, qty int, unit_price_minor bigint, seller_id text, location_id text)),
+     g AS (
+       INSERT INTO order_origins (order_id, start_vars, started_by, created_at)
+       SELECT $1, $23::jsonb, $24, $21 WHERE $24::text IS NOT NULL)
+     SELECT * FROM o`,
     [
       o.id, o.flowId, o.flowVersion, o.model, o.channel, o.externalId, o.title, o.customerId, o.contactEmail, o.currency,
       o.fxRate, o.subtotalMinor, o.taxMinor, o.totalMinor, JSON.stringify(o.input), JSON.stringify(o.meta), randomUUID(),
       COMPILER_VERSION, JSON.stringify(o.vars), o.restartedFrom ?? null, now,
+      JSON.stringify(lines), JSON.stringify(o.origin?.startVars ?? {}), o.origin?.startedBy ?? null,
     ],
   );
-  if (o.lines.length)
-    await q.query(
-      `INSERT INTO order_lines (order_id, line_no, sku, name, qty, unit_price_minor, seller_id, location_id)
-       SELECT $1, l.line_no, l.sku, l.name, l.qty, l.unit_price_minor, l.seller_id, l.location_id
-         FROM jsonb_to_recordset($2::jsonb) AS l(line_no int, sku text, name text, qty int, unit_price_minor bigint, seller_id text, location_id text)`,
-      [
-        o.id,
-        JSON.stringify(o.lines.map((l, i) => ({ line_no: i + 1, sku: l.sku, name: l.name, qty: l.qty, unit_price_minor: l.unitPriceMinor, seller_id: l.sellerId, location_id: l.locationId }))),
-      ],
-    );
+  return toOrderRow(rows[0]);
 }

@@ -4,6 +4,7 @@ import type { Db, Queryable } from '../db/db.js';
 import type { Clock } from '../engine/clock.js';
 import type { Engine } from '../engine/engine-module.js';
 import { insertOrder, newOrderId, type NewOrderLine } from './new-order.js';
+import type { OrderRow } from '../engine/runtime/order-row.js';
 import type { OrderInput } from '../domain/order-input-schema.js';
 import { fxRate } from '../domain/fx.js';
 import { toMinor } from '../domain/money.js';
@@ -45,28 +46,35 @@ export interface StartOrderOutcome {
 }
 
 /**
- * Records the order (row, lines, inbound document, start vars) in one transaction and then
- * runs its first slice. With an idempotency claim the key is taken first, so a racing request
- * with the same key waits for this transaction and then replays its order; a repeat of a
- * request whose first try recorded the order but failed before starting it finishes the
- * start (`runtime.start` is idempotent).
+ * Records the order (row, lines, inbound document, start vars) and runs its first slice in one
+ * transaction (`runtime.startNew`): a client sees the order started or nothing at all. With an
+ * idempotency claim the key is taken first, so a racing request with the same key waits for
+ * this transaction and then replays its order; a replay of an order recorded but never started
+ * (recorded before the start joined its transaction, or by another path) finishes the start
+ * (`runtime.start` is idempotent).
  */
 export async function startOrder(deps: OrderServiceDeps, cmd: StartOrderCommand, options: StartOrderOptions): Promise<StartOrderOutcome> {
   const orderId = newOrderId();
-  const outcome = await deps.db.tx(async (tx): Promise<StartOrderOutcome> => {
+  // Set by the claim: the order an earlier request with the same key recorded (each try of the transaction sets it afresh).
+  const replay: { of: string | null } = { of: null };
+  await deps.engine.runtime.startNew(orderId, async (tx) => {
+    replay.of = null;
     if (options.idempotency) {
       const claim = await claimIdempotencyKey(tx, options.idempotency, orderId, deps.clock.now());
-      if (!claim.claimed) return { orderId: claim.orderId, replayed: true };
+      if (!claim.claimed) {
+        replay.of = claim.orderId;
+        return null;
+      }
     }
-    await recordOrder(tx, deps, orderId, cmd, options);
-    return { orderId, replayed: false };
+    return recordOrder(tx, deps, orderId, cmd, options);
   });
-  await deps.engine.runtime.start(outcome.orderId);
-  return outcome;
+  if (replay.of === null) return { orderId, replayed: false };
+  await deps.engine.runtime.start(replay.of);
+  return { orderId: replay.of, replayed: true };
 }
 
-/** Writes the order row and everything that belongs to it; throws 409 / 400 before writing anything. */
-async function recordOrder(tx: Queryable, deps: OrderServiceDeps, orderId: string, cmd: StartOrderCommand, options: StartOrderOptions): Promise<void> {
+/** Writes the order row and everything that belongs to it, answering the row; throws 409 / 400 before writing anything. */
+async function recordOrder(tx: Queryable, deps: OrderServiceDeps, orderId: string, cmd: StartOrderCommand, options: StartOrderOptions): Promise<OrderRow> {
   const flowVersion = await resolvePublishedVersion(tx, deps.engine.flows, cmd.flowId, cmd.version);
   const settings = await readCommerceSettings(tx);
   const { input } = cmd;
@@ -87,7 +95,7 @@ async function recordOrder(tx: Queryable, deps: OrderServiceDeps, orderId: strin
   // The document text lives in order_documents, not in every read of the order.
   const { documentText, ...stored } = input;
   const now = deps.clock.now();
-  await insertOrder(
+  const row = await insertOrder(
     tx,
     {
       id: orderId,
@@ -109,6 +117,7 @@ async function recordOrder(tx: Queryable, deps: OrderServiceDeps, orderId: strin
       vars: cmd.vars ?? {},
       lines,
       restartedFrom: options.restartedFrom ?? null,
+      origin: { startVars: cmd.vars ?? {}, startedBy: options.startedBy },
     },
     now,
   );
@@ -120,10 +129,5 @@ async function recordOrder(tx: Queryable, deps: OrderServiceDeps, orderId: strin
        SELECT 'doc_' || substr(replace(gen_random_uuid()::text, '-', ''), 1, 24), $1, kind, name, content_type, body, $3 FROM order_documents WHERE order_id = $2`,
       [orderId, options.copyDocumentsFrom, now],
     );
-  await tx.query('INSERT INTO order_origins (order_id, start_vars, started_by, created_at) VALUES ($1, $2, $3, $4)', [
-    orderId,
-    JSON.stringify(cmd.vars ?? {}),
-    options.startedBy,
-    now,
-  ]);
+  return row;
 }

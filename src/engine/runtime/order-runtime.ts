@@ -10,7 +10,7 @@ import type { NewTimer } from '../scheduler/timer-store.js';
 import * as timerStore from '../scheduler/timer-store.js';
 import { conflict, DomainError, notFound } from '../../domain/errors.js';
 import { KeyedQueue } from './keyed-queue.js';
-import { isFinished } from './order-row.js';
+import { isFinished, type OrderRow } from './order-row.js';
 import { RunSlice, TIMER_KINDS } from './run-slice.js';
 import { beginAndLockOrder, type LockedOrder } from './order-lock.js';
 import { StepSavepointNeeded } from './step-savepoint-needed.js';
@@ -32,6 +32,21 @@ export interface RuntimeDeps {
   onOutbox?: (ids: string[]) => void;
   /** Told about every committed slice (metrics, lifecycle logs); listeners are cheap and synchronous. */
   probe?: EngineProbe;
+}
+
+/**
+ * How a command's transaction opens: BEGIN and the locked order with what a slice needs of it,
+ * or null when there is nothing to run. Leaves the transaction open either way.
+ */
+type OpenCommand = (client: PoolClient) => Promise<LockedOrder | null>;
+
+/** The usual opening: BEGIN, lock the existing order and read its state (404 when there is none). */
+function lockExisting(orderId: string): OpenCommand {
+  return async (client) => {
+    const locked = await beginAndLockOrder(client, orderId);
+    if (!locked) throw notFound('Order');
+    return locked;
+  };
 }
 
 /** A committed change to an order, for live views (in-process; the web layer fans out across nodes). */
@@ -85,8 +100,9 @@ export class OrderRuntime {
     kind: SliceCommand,
     orderId: string,
     fn: (tx: PoolClient, locked: LockedOrder, savepoints: boolean) => Promise<{ slice: RunSlice | null; result: T }>,
+    open: OpenCommand = lockExisting(orderId),
   ): Promise<T> {
-    return this.queue.run(orderId, () => withSpan(`order.${kind}`, { 'order.id': orderId }, () => this.commandInQueue(kind, orderId, fn)));
+    return this.queue.run(orderId, () => withSpan(`order.${kind}`, { 'order.id': orderId }, () => this.commandInQueue(kind, orderId, fn, open)));
   }
 
   /** The body of a command inside its queue slot (and span): attempts until one commits, then tells listeners. */
@@ -94,15 +110,16 @@ export class OrderRuntime {
     kind: SliceCommand,
     orderId: string,
     fn: (tx: PoolClient, locked: LockedOrder, savepoints: boolean) => Promise<{ slice: RunSlice | null; result: T }>,
+    open: OpenCommand,
   ): Promise<T> {
     const began = performance.now();
     let attempts = 0;
-    let outcome: { slice: RunSlice | null; result: T; outboxIds: string[]; from: string } | null = null;
+    let outcome: { slice: RunSlice | null; result: T | undefined; outboxIds: string[]; from: string } | null = null;
     let savepoints = false;
     for (let stale = 0; !outcome; ) {
       try {
         attempts += 1;
-        outcome = await this.attempt(orderId, fn, savepoints);
+        outcome = await this.attempt(open, fn, savepoints);
       } catch (err) {
         if (err instanceof StepSavepointNeeded && !savepoints) savepoints = true;
         // Each stale connection was discarded; the pool may hand out a few more prepared before the migration.
@@ -135,19 +152,21 @@ export class OrderRuntime {
         waitKinds: done.openWaits.map((w) => w.kind),
       });
     }
-    return result;
+    // Undefined only when `open` found nothing to run (startNew's replay): every other command's `open` throws instead.
+    return result as T;
   }
 
   /**
-   * One try of a command on its own pool client: BEGIN with the order lock and reads in one
-   * round trip (order-lock.ts), `fn`, the slice's writes in one statement, COMMIT. Rolls back
-   * on any throw.
+   * One try of a command on its own pool client: `open` (BEGIN with the order lock and reads in
+   * one round trip, order-lock.ts; or BEGIN and the new order's insert), `fn`, the slice's
+   * writes in one statement, COMMIT. Rolls back on any throw. When `open` finds nothing to run
+   * (an idempotent replay of a start), it commits what it did and `fn` does not run.
    */
   private async attempt<T>(
-    orderId: string,
+    open: OpenCommand,
     fn: (tx: PoolClient, locked: LockedOrder, savepoints: boolean) => Promise<{ slice: RunSlice | null; result: T }>,
     savepoints: boolean,
-  ): Promise<{ slice: RunSlice | null; result: T; outboxIds: string[]; from: string }> {
+  ): Promise<{ slice: RunSlice | null; result: T | undefined; outboxIds: string[]; from: string }> {
     const client = await this.deps.db.pool.connect();
     // A checked-out client whose server goes away emits 'error'; the next query fails instead and the client is discarded.
     let broken: Error | null = null;
@@ -155,8 +174,12 @@ export class OrderRuntime {
     client.on('error', onError);
     let committed = false;
     try {
-      const locked = await beginAndLockOrder(client, orderId);
-      if (!locked) throw notFound('Order');
+      const locked = await open(client);
+      if (!locked) {
+        await client.query('COMMIT');
+        committed = true;
+        return { slice: null, result: undefined, outboxIds: [], from: '' };
+      }
       // The slice updates the row object in place: keep the status it had before the command.
       const from = locked.order.status;
       const out = await fn(client, locked, savepoints);
@@ -183,15 +206,33 @@ export class OrderRuntime {
 
   /** Runs the first slice of a recorded order; a no-op when it already started (idempotent). */
   async start(orderId: string): Promise<void> {
-    await this.command('start', orderId, async (tx, locked, savepoints) => {
-      const { order } = locked;
-      if (order.started) return { slice: null, result: undefined };
-      const slice = await this.openSlice(tx, locked, savepoints);
-      slice.note('order.started', `Order started on ${order.flowId} v${order.flowVersion}`);
-      await slice.begin();
-      return { slice, result: undefined };
-    });
+    await this.command('start', orderId, this.firstSlice);
   }
+
+  /**
+   * Records a new order and runs its first slice in one transaction (one BEGIN and COMMIT, no
+   * lock to wait for: nobody else sees the row before the commit). `record` writes the order in
+   * the transaction and answers its row, or null when there is nothing to start (an idempotent
+   * replay: what it wrote commits, no slice runs). A command rerun with savepoints calls it again
+   * in the new transaction. True when the order was recorded and started.
+   */
+  async startNew(orderId: string, record: (tx: PoolClient) => Promise<OrderRow | null>): Promise<boolean> {
+    const started = await this.command('start', orderId, async (tx, locked, savepoints) => ({ ...(await this.firstSlice(tx, locked, savepoints)), result: true }), async (client) => {
+      await client.query('BEGIN');
+      const order = await record(client);
+      return order && { order, nodes: new Map(), waits: [] };
+    });
+    return started === true;
+  }
+
+  private readonly firstSlice = async (tx: PoolClient, locked: LockedOrder, savepoints: boolean): Promise<{ slice: RunSlice | null; result: undefined }> => {
+    const { order } = locked;
+    if (order.started) return { slice: null, result: undefined };
+    const slice = await this.openSlice(tx, locked, savepoints);
+    slice.note('order.started', `Order started on ${order.flowId} v${order.flowVersion}`);
+    await slice.begin();
+    return { slice, result: undefined };
+  };
 
   /**
    * Delivers a business event to the node waiting for it; `{ delivered: false }` changes nothing.

@@ -192,27 +192,41 @@ describe('Idempotency-Key (spec "Start an order")', () => {
     expect(state.timeline.filter((x: { kind: string }) => x.kind === 'order.started')).toHaveLength(1);
   });
 
-  it('a first request that failed after recording the order is finished by the repeat', async () => {
-    const runtime = t.service.ctx.engine!.runtime;
-    const original = runtime.start.bind(runtime);
-    runtime.start = async () => {
-      throw new Error('crash after recording');
+  it('the order and its first slice commit together: a first request that failed in its first slice recorded nothing, and the repeat starts the order', async () => {
+    const registry = t.service.ctx.engine!.registry;
+    const original = registry.load.bind(registry);
+    registry.load = async () => {
+      throw new Error('crash in the first slice');
     };
     const body = startBody('wait-flow', { title: 'idem-crash' });
     let first;
     try {
       first = await post(body, { 'Idempotency-Key': 'crash-1' });
     } finally {
-      runtime.start = original;
+      registry.load = original;
     }
     expect(first.status).toBe(500);
-    const { rows } = await t.service.ctx.db.query('SELECT id, status, started FROM orders WHERE title = $1', ['idem-crash']);
-    expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ status: 'queued', started: false });
+    expect((await t.service.ctx.db.query('SELECT id FROM orders WHERE title = $1', ['idem-crash'])).rows).toHaveLength(0);
     const again = await post(body, { 'Idempotency-Key': 'crash-1' });
+    expect(again.status).toBe(201);
+    expect(again.body.replayed ?? false).toBe(false);
+    expect((await t.call('GET', `/api/v1/orders/${again.body.orderId}`)).body.status).toBe('waiting');
+  });
+
+  it('a repeat naming an order that was recorded but never started (an older two-step start) finishes the start', async () => {
+    const first = await post(startBody('wait-flow', { title: 'idem-unstarted' }), { 'Idempotency-Key': 'unstarted-1' });
+    expect(first.status).toBe(201);
+    const { orderId } = first.body;
+    // Made to look like an order recorded by a start that died before its first slice.
+    const db = t.service.ctx.db;
+    await db.query('DELETE FROM order_nodes WHERE order_id = $1', [orderId]);
+    await db.query('DELETE FROM order_waits WHERE order_id = $1', [orderId]);
+    await db.query('DELETE FROM timers WHERE order_id = $1', [orderId]);
+    await db.query("UPDATE orders SET started = false, status = 'queued' WHERE id = $1", [orderId]);
+    const again = await post(startBody('wait-flow', { title: 'idem-unstarted' }), { 'Idempotency-Key': 'unstarted-1' });
     expect(again.status).toBe(200);
-    expect(again.body).toEqual({ orderId: rows[0].id, replayed: true });
-    expect((await t.call('GET', `/api/v1/orders/${rows[0].id}`)).body.status).toBe('waiting');
+    expect(again.body).toEqual({ orderId, replayed: true });
+    expect((await t.call('GET', `/api/v1/orders/${orderId}`)).body.status).toBe('waiting');
   });
 });
 
