@@ -18,7 +18,7 @@ const FINAL_NAMES = [...FINAL_STATES].map(stateName);
  * Change notices are gathered this long and looked up in one query: most orders have no task
  * following them, and one lookup per change was a statement per slice on the hot path.
  */
-export const NOTICE_BATCH_MS = 20;
+export const NOTICE_BATCH_MS = 100;
 
 /** Order events that end an order: their outbox rows carry the final status durably. */
 const ENDING_EVENTS = new Set(['order.completed', 'order.declined', 'order.cancelled', 'order.failed']);

@@ -34,24 +34,26 @@ export const ledgerPaymentGateway: PaymentGateway = {
 
   async capture(q, req, now) {
     if (req.simulate.has('capture_error')) throw new RetryableError('The payment gateway failed to capture (simulated capture_error)', undefined, 'capture_error');
-    const { rows } = await q.query('SELECT * FROM payment_authorizations WHERE id = $1 FOR UPDATE', [req.authorizationId]);
+    const chargeId = newCommerceId('ch');
+    // One statement captures a capturable authorization and books the charge; when it changes nothing, the read below says why.
+    if (Number.isSafeInteger(req.amountMinor) && req.amountMinor >= 0) {
+      const { rows } = await q.query(
+        `WITH a AS (
+           UPDATE payment_authorizations SET status = 'captured', captured_minor = $2, released_minor = amount_minor - $2, captured_at = $3
+            WHERE id = $1 AND status = 'authorized' AND amount_minor >= $2 RETURNING *),
+         c AS (
+           INSERT INTO payment_charges (id, order_id, generation, node_id, kind, authorization_id, amount_minor, currency, method, gateway_ref, created_at)
+           SELECT $4, a.order_id, $5, $6, 'capture', a.id, $2, a.currency, 'card', $7, $3 FROM a)
+         SELECT released_minor FROM a`,
+        [req.authorizationId, req.amountMinor, now, chargeId, req.generation, req.nodeId, ref()],
+      );
+      if (rows.length > 0) return { chargeId, capturedMinor: req.amountMinor, releasedMinor: Number(rows[0].released_minor) };
+    }
+    const { rows } = await q.query('SELECT * FROM payment_authorizations WHERE id = $1', [req.authorizationId]);
     const auth = rows[0] ? toAuthorization(rows[0]) : null;
     if (!auth) throw new TerminalError(`Authorization ${req.authorizationId} not found`);
     if (auth.status !== 'authorized') throw new TerminalError(`Authorization ${auth.id} is ${auth.status}, not capturable`);
-    if (!Number.isSafeInteger(req.amountMinor) || req.amountMinor < 0 || req.amountMinor > auth.amountMinor)
-      throw new TerminalError(`Cannot capture ${req.amountMinor} of an authorization of ${auth.amountMinor}`);
-    const released = auth.amountMinor - req.amountMinor;
-    await q.query(
-      `UPDATE payment_authorizations SET status = 'captured', captured_minor = $2, released_minor = $3, captured_at = $4 WHERE id = $1`,
-      [auth.id, req.amountMinor, released, now],
-    );
-    const chargeId = newCommerceId('ch');
-    await q.query(
-      `INSERT INTO payment_charges (id, order_id, generation, node_id, kind, authorization_id, amount_minor, currency, method, gateway_ref, created_at)
-       VALUES ($1, $2, $3, $4, 'capture', $5, $6, $7, 'card', $8, $9)`,
-      [chargeId, auth.orderId, req.generation, req.nodeId, auth.id, req.amountMinor, auth.currency, ref(), now],
-    );
-    return { chargeId, capturedMinor: req.amountMinor, releasedMinor: released };
+    throw new TerminalError(`Cannot capture ${req.amountMinor} of an authorization of ${auth.amountMinor}`);
   },
 
   async void(q, authorizationId, now) {

@@ -46,8 +46,8 @@ export class EmailChannel implements NotificationChannel {
     this.host = options.from.split('@')[1] || 'localhost';
   }
 
-  async refusal(_q: unknown, message: NotificationMessage): Promise<string | null> {
-    return isEmailAddress(message.address) ? null : `No email address for ${message.recipient}`;
+  async refusals(_q: unknown, messages: readonly NotificationMessage[]): Promise<(string | null)[]> {
+    return messages.map((m) => (isEmailAddress(m.address) ? null : `No email address for ${m.recipient}`));
   }
 
   async send(message: NotificationMessage): Promise<SendResult> {

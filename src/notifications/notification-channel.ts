@@ -29,10 +29,11 @@ export interface SendResult {
 export interface NotificationChannel {
   readonly name: 'email' | 'webhook';
   /**
-   * Null when this channel can carry the message now, else why not (no address, nobody subscribed):
-   * asked inside the dispatch transaction that hands the message over.
+   * For each message, in order: null when this channel can carry it now, else why not (no address,
+   * nobody subscribed). Asked once per dispatch batch, inside the transaction that hands the
+   * messages over, so what the answer reads (the subscriptions) is read once per batch.
    */
-  refusal(q: Queryable, message: NotificationMessage): Promise<string | null>;
+  refusals(q: Queryable, messages: readonly NotificationMessage[]): Promise<(string | null)[]>;
   /** One attempt; never throws for a delivery problem (it returns `ok: false`). */
   send(message: NotificationMessage): Promise<SendResult>;
 }

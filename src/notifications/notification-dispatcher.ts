@@ -117,11 +117,13 @@ export class NotificationDispatcher {
       const rows = await lockUndispatched(tx, BATCH);
       const guardDueAt = now + this.options.timeoutMs + GUARD_MARGIN_MS;
       const unsent = new Map<string, string[]>();
-      for (const n of rows) {
+      const refusals = new Map<NotificationChannel, (string | null)[]>();
+      for (const channel of this.options.channels) refusals.set(channel, rows.length ? await channel.refusals(tx, rows) : []);
+      for (const [i, n] of rows.entries()) {
         const reasons = [...this.options.unconfigured];
         let chosen: NotificationChannel | null = null;
         for (const channel of this.options.channels) {
-          const refusal = await channel.refusal(tx, n);
+          const refusal = refusals.get(channel)![i];
           if (refusal === null) {
             chosen = channel;
             break;

@@ -45,8 +45,10 @@ export class WebhookNotificationChannel implements NotificationChannel {
     return (await q.query(SUBSCRIBED_SQL)).rows.length > 0;
   }
 
-  async refusal(q: Queryable): Promise<string | null> {
-    return (await this.configured(q)) ? null : `No webhook subscription lists ${NOTIFICATION_REQUESTED_EVENT}`;
+  /** The same answer for every message of the batch: one read of the subscriptions. */
+  async refusals(q: Queryable, messages: readonly NotificationMessage[]): Promise<(string | null)[]> {
+    const refusal = (await this.configured(q)) ? null : `No webhook subscription lists ${NOTIFICATION_REQUESTED_EVENT}`;
+    return messages.map(() => refusal);
   }
 
   /**
