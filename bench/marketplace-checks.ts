@@ -91,13 +91,8 @@ export function modal(all: EffectCounts[]): EffectCounts {
  * `stockBefore` is `readStock()` taken before the orders were placed, `ordered` the units the
  * bench ordered per SKU since then.
  */
-export async function checkMarketplaceOrders(
-  pool: pg.Pool,
-  prefix: string,
-  expectedOrders: number,
-  stockBefore: Map<string, number>,
-  ordered: Map<string, number>,
-): Promise<MarketplaceCheck> {
+/** The bench's orders (external id `prefix…`) by status: every started order recorded once and completed, else the problems. */
+export async function completionProblems(pool: pg.Pool, prefix: string, expectedOrders: number): Promise<{ problems: string[]; completed: number; total: number }> {
   const problems: string[] = [];
   const { rows: statusRows } = await pool.query<{ status: string; n: string }>(
     `SELECT status, count(*) AS n FROM orders WHERE external_id LIKE $1 GROUP BY status`,
@@ -108,6 +103,17 @@ export async function checkMarketplaceOrders(
   const completed = byStatus.completed ?? 0;
   if (total !== expectedOrders) problems.push(`${total} orders recorded, ${expectedOrders} started`);
   if (completed !== expectedOrders) problems.push(`${completed} of ${expectedOrders} orders completed (statuses: ${JSON.stringify(byStatus)})`);
+  return { problems, completed, total };
+}
+
+export async function checkMarketplaceOrders(
+  pool: pg.Pool,
+  prefix: string,
+  expectedOrders: number,
+  stockBefore: Map<string, number>,
+  ordered: Map<string, number>,
+): Promise<MarketplaceCheck> {
+  const { problems, completed, total } = await completionProblems(pool, prefix, expectedOrders);
 
   const counts = await effectCounts(pool, prefix);
   const expected = { ...modal([...counts.values()]), ...EXACT };

@@ -1,7 +1,7 @@
 // Exactly-once checks over finished `steps` orders: every order completed, every node of the flow's path
 // succeeded once (run once), and every order's effects counted the same as one correct order's.
 import type pg from 'pg';
-import { effectCounts, modal, readStock, type EffectCounts } from './marketplace-checks.js';
+import { completionProblems, effectCounts, modal, readStock, type EffectCounts } from './marketplace-checks.js';
 import type { StepsFlow } from './steps-flow.js';
 
 export interface StepsCheck {
@@ -74,16 +74,7 @@ export async function checkStepsOrders(
   expectedOrders: number,
   stock?: { before: Map<string, number>; ordered: Map<string, number> },
 ): Promise<StepsCheck> {
-  const problems: string[] = [];
-  const { rows: statusRows } = await pool.query<{ status: string; n: string }>(
-    `SELECT status, count(*) AS n FROM orders WHERE external_id LIKE $1 GROUP BY status`,
-    [`${prefix}%`],
-  );
-  const byStatus = Object.fromEntries(statusRows.map((r) => [r.status, Number(r.n)]));
-  const total = Object.values(byStatus).reduce((s, n) => s + n, 0);
-  const completed = byStatus.completed ?? 0;
-  if (total !== expectedOrders) problems.push(`${total} orders recorded, ${expectedOrders} started`);
-  if (completed !== expectedOrders) problems.push(`${completed} of ${expectedOrders} orders completed (statuses: ${JSON.stringify(byStatus)})`);
+  const { problems, completed, total } = await completionProblems(pool, prefix, expectedOrders);
 
   const counts = await effectCounts(pool, prefix);
   await statusAndNodeCounts(pool, prefix, counts);
