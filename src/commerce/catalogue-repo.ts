@@ -1,6 +1,6 @@
 // Catalogue reads for the commerce steps: products (USD prices, seller, digital flag), sellers, locations.
 import type { Queryable } from '../db/db.js';
-import { cachedRows } from '../db/transaction-read-cache.js';
+import { cachedRows, referenceRows } from '../db/transaction-read-cache.js';
 import type { SellerSettings } from '../domain/seller-settings.js';
 
 export interface ProductRow {
@@ -24,7 +24,13 @@ export interface LocationRow {
 
 export async function productsBySku(q: Queryable, skus: readonly string[]): Promise<Map<string, ProductRow>> {
   if (skus.length === 0) return new Map();
-  const rows = await cachedRows(q, 'products', 'SELECT * FROM products WHERE sku = ANY($1::text[])', [[...new Set(skus)].sort()]);
+  const rows = await referenceRows(
+    q,
+    'products',
+    [...new Set(skus)].sort(),
+    (missing) => cachedRows(q, 'products', 'SELECT * FROM products WHERE sku = ANY($1::text[])', [missing]),
+    (r: any) => r.sku,
+  );
   return new Map(
     rows.map((r) => [
       r.sku,
@@ -41,11 +47,18 @@ export async function productsBySku(q: Queryable, skus: readonly string[]): Prom
   );
 }
 
-export async function sellersById(q: Queryable, ids: readonly string[]): Promise<Map<string, SellerSettings & { name: string }>> {
+/** Sellers by id, with the email their notifications go to (null when the workspace file gives none). */
+export async function sellersById(q: Queryable, ids: readonly string[]): Promise<Map<string, SellerSettings & { name: string; email: string | null }>> {
   if (ids.length === 0) return new Map();
-  const { rows } = await q.query('SELECT * FROM sellers WHERE id = ANY($1::text[])', [[...new Set(ids)]]);
+  const rows = await referenceRows(
+    q,
+    'sellers',
+    [...new Set(ids)].sort(),
+    async (missing) => (await q.query('SELECT * FROM sellers WHERE id = ANY($1::text[])', [missing])).rows,
+    (r: any) => r.id,
+  );
   return new Map(
-    rows.map((r) => [r.id, { id: r.id, name: r.name, commission: Number(r.commission), autoAccept: r.auto_accept, active: r.active }]),
+    rows.map((r: any) => [r.id, { id: r.id, name: r.name, commission: Number(r.commission), autoAccept: r.auto_accept, active: r.active, email: r.email ?? null }]),
   );
 }
 

@@ -1,6 +1,6 @@
 // Reads the administrator's workspace settings the commerce steps need (rates, tax, return window, fraud threshold).
 import type { Queryable } from '../db/db.js';
-import { cachedRows } from '../db/transaction-read-cache.js';
+import { cachedRows, referenceRows } from '../db/transaction-read-cache.js';
 import type { ExchangeRates } from '../domain/fx.js';
 
 export interface CommerceSettings {
@@ -14,7 +14,14 @@ export interface CommerceSettings {
 
 /** The workspace row (applied from the workspace file at every start); a missing row is a setup bug. */
 export async function readCommerceSettings(q: Queryable): Promise<CommerceSettings> {
-  const rows = await cachedRows(q, 'workspace', 'SELECT exchange_rates, tax_rate, return_window_days, fraud_threshold FROM workspace WHERE id = 1', []);
+  // A slice's reference cache first (one row, key "1"), then the transaction's read cache.
+  const rows = await referenceRows(
+    q,
+    'workspace',
+    ['1'],
+    () => cachedRows(q, 'workspace', 'SELECT exchange_rates, tax_rate, return_window_days, fraud_threshold FROM workspace WHERE id = 1', []),
+    () => '1',
+  );
   const row = rows[0];
   if (!row) throw new Error('The workspace settings are missing (the workspace file was not applied)');
   return {

@@ -1,5 +1,6 @@
 // A transaction's cache of reads it repeats (a run slice's steps: the order's lines, products, workspace settings).
 import type { Queryable } from './db.js';
+import { REFERENCE_TABLES, type ReferenceCache, type ReferenceVersion } from './reference-cache.js';
 
 /** Table names a statement writes: INSERT INTO t, UPDATE t, DELETE FROM t (also inside WITH). */
 const WRITE_TARGET = /\b(?:insert\s+into|update|delete\s+from)\s+(?:"?public"?\.)?"?([a-z_][a-z0-9_]*)"?/gi;
@@ -22,10 +23,22 @@ const WRITE_WORD = /\b(?:insert|update|delete|merge|truncate)\b/i;
 export class TransactionReadCache {
   private readonly entries = new Map<string, { table: string; rows: unknown[] }>();
 
+  /**
+   * The runtime's reference cache and the reference version this slice read with its lock
+   * (reference-cache.ts), or null: then reference reads go to the database. Dropped for the rest
+   * of the slice once a statement of the slice writes a reference table (or one it cannot read).
+   */
+  reference: { cache: ReferenceCache; version: ReferenceVersion } | null = null;
+
   /** Called by the step client before every statement it sends. */
   sawStatement(text: string): void {
-    if (this.entries.size === 0 || (READ_ONLY.test(text) && !WRITE_WORD.test(text))) return;
+    if (READ_ONLY.test(text) && !WRITE_WORD.test(text)) return;
+    if (!this.reference && this.entries.size === 0) return;
     const tables = new Set([...text.matchAll(WRITE_TARGET)].map((m) => m[1].toLowerCase()));
+    // A locking SELECT (FOR UPDATE) writes nothing; any other statement whose targets are unknown might.
+    const unknownWrite = tables.size === 0 && !READ_ONLY.test(text);
+    if (this.reference && (unknownWrite || [...tables].some((t) => REFERENCE_TABLES.has(t)))) this.reference = null;
+    if (this.entries.size === 0) return;
     if (tables.size === 0) return this.clear();
     for (const [key, entry] of this.entries) if (tables.has(entry.table)) this.entries.delete(key);
   }
@@ -59,4 +72,15 @@ export async function cachedRows<R = any>(q: Queryable, table: string, text: str
   const cache = caches.get(q);
   if (!cache) return (await q.query(text, values)).rows as R[];
   return cache.read(table, text, values, async () => (await q.query(text, values)).rows as R[]);
+}
+
+/**
+ * Rows of reference table `table` for `keys` (products by SKU, sellers by id, the workspace row):
+ * through the runtime's reference cache when `q` is a step's client whose slice read the
+ * reference version, else straight from `load`.
+ */
+export async function referenceRows<R>(q: Queryable, table: string, keys: readonly string[], load: (missing: string[]) => Promise<R[]>, keyOf: (row: R) => string): Promise<R[]> {
+  const reference = caches.get(q)?.reference;
+  if (!reference) return load([...keys]);
+  return reference.cache.rows(reference.version, table, keys, load, keyOf);
 }

@@ -5,6 +5,7 @@ import type { NodeTypeDef, OrderView, StepResult } from '../engine/node-type.js'
 import type { Queryable } from '../db/db.js';
 import { renderTemplate } from '../engine/template.js';
 import { newCommerceId } from '../domain/commerce-ids.js';
+import { sellersById } from '../commerce/catalogue-repo.js';
 
 export const NOTIFY_AUDIENCES = ['seller', 'customer', 'operations'] as const;
 
@@ -74,9 +75,8 @@ async function recipientsOf(tx: Queryable, to: NotifyParams['to'], order: OrderV
   if (to === 'seller') {
     const pending = Array.isArray(vars.pendingSellers) ? vars.pendingSellers.filter((s): s is string => typeof s === 'string') : [];
     if (pending.length === 0) return [];
-    const { rows } = await tx.query<{ id: string; email: string | null }>('SELECT id, email FROM sellers WHERE id = ANY($1::text[])', [pending]);
-    const emails = new Map(rows.map((r) => [r.id, r.email]));
-    return pending.map((id) => ({ recipient: id, address: emails.get(id) ?? null }));
+    const sellers = await sellersById(tx, pending);
+    return pending.map((id) => ({ recipient: id, address: sellers.get(id)?.email ?? null }));
   }
   if (to === 'customer') {
     let email = typeof order.contactEmail === 'string' ? order.contactEmail : null;

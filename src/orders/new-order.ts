@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../db/db.js';
 import { COMPILER_VERSION } from '../engine/compiler.js';
 import { toOrderRow, type OrderRow } from '../engine/runtime/order-row.js';
+import { parseReferenceVersion, REFERENCE_VERSION_SQL, type ReferenceVersion } from '../db/reference-cache.js';
 
 export interface NewOrderLine {
   sku: string;
@@ -45,9 +46,10 @@ export function newOrderId(): string {
 /**
  * Writes the order row, its lines and its origin in one statement (data-modifying WITH: the
  * lines' and origin's foreign keys are checked at the end of the statement, after the row) and
- * answers the row as stored, which the first slice runs on.
+ * answers the row as stored, which the first slice runs on, with the reference data's version
+ * (reference-cache.ts) read by the same statement.
  */
-export async function insertOrder(q: Queryable, o: NewOrder, now: number): Promise<OrderRow> {
+export async function insertOrder(q: Queryable, o: NewOrder, now: number): Promise<{ order: OrderRow; referenceVersion: ReferenceVersion | null }> {
   const lines = o.lines.map((l, i) => ({ line_no: i + 1, sku: l.sku, name: l.name, qty: l.qty, unit_price_minor: l.unitPriceMinor, seller_id: l.sellerId, location_id: l.locationId }));
   const { rows } = await q.query(
     `WITH o AS (
@@ -63,7 +65,7 @@ export async function insertOrder(q: Queryable, o: NewOrder, now: number): Promi
      g AS (
        INSERT INTO order_origins (order_id, start_vars, started_by, created_at)
        SELECT $1, $23::jsonb, $24, $21 WHERE $24::text IS NOT NULL)
-     SELECT * FROM o`,
+     SELECT o.*, ${REFERENCE_VERSION_SQL} AS reference_version FROM o`,
     [
       o.id, o.flowId, o.flowVersion, o.model, o.channel, o.externalId, o.title, o.customerId, o.contactEmail, o.currency,
       o.fxRate, o.subtotalMinor, o.taxMinor, o.totalMinor, JSON.stringify(o.input), JSON.stringify(o.meta), randomUUID(),
@@ -71,5 +73,5 @@ export async function insertOrder(q: Queryable, o: NewOrder, now: number): Promi
       JSON.stringify(lines), JSON.stringify(o.origin?.startVars ?? {}), o.origin?.startedBy ?? null,
     ],
   );
-  return toOrderRow(rows[0]);
+  return { order: toOrderRow(rows[0]), referenceVersion: parseReferenceVersion(rows[0].reference_version) };
 }

@@ -5,6 +5,7 @@ import type { Clock } from '../engine/clock.js';
 import type { Engine } from '../engine/engine-module.js';
 import { insertOrder, newOrderId, type NewOrderLine } from './new-order.js';
 import type { OrderRow } from '../engine/runtime/order-row.js';
+import type { ReferenceVersion } from '../db/reference-cache.js';
 import type { OrderInput } from '../domain/order-input-schema.js';
 import { fxRate } from '../domain/fx.js';
 import { toMinor } from '../domain/money.js';
@@ -73,8 +74,8 @@ export async function startOrder(deps: OrderServiceDeps, cmd: StartOrderCommand,
   return { orderId: replay.of, replayed: true };
 }
 
-/** Writes the order row and everything that belongs to it, answering the row; throws 409 / 400 before writing anything. */
-async function recordOrder(tx: Queryable, deps: OrderServiceDeps, orderId: string, cmd: StartOrderCommand, options: StartOrderOptions): Promise<OrderRow> {
+/** Writes the order row and everything that belongs to it, answering the row (and the reference version); throws 409 / 400 before writing anything. */
+async function recordOrder(tx: Queryable, deps: OrderServiceDeps, orderId: string, cmd: StartOrderCommand, options: StartOrderOptions): Promise<{ order: OrderRow; referenceVersion: ReferenceVersion | null }> {
   const flowVersion = await resolvePublishedVersion(tx, deps.engine.flows, cmd.flowId, cmd.version);
   const settings = await readCommerceSettings(tx);
   const { input } = cmd;
@@ -95,7 +96,7 @@ async function recordOrder(tx: Queryable, deps: OrderServiceDeps, orderId: strin
   // The document text lives in order_documents, not in every read of the order.
   const { documentText, ...stored } = input;
   const now = deps.clock.now();
-  const row = await insertOrder(
+  const recorded = await insertOrder(
     tx,
     {
       id: orderId,
@@ -129,5 +130,5 @@ async function recordOrder(tx: Queryable, deps: OrderServiceDeps, orderId: strin
        SELECT 'doc_' || substr(replace(gen_random_uuid()::text, '-', ''), 1, 24), $1, kind, name, content_type, body, $3 FROM order_documents WHERE order_id = $2`,
       [orderId, options.copyDocumentsFrom, now],
     );
-  return row;
+  return recorded;
 }

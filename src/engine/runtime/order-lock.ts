@@ -5,6 +5,7 @@ import { toOrderRow, type OrderRow } from './order-row.js';
 import { toWait, type WaitRow } from './waits.js';
 import { sqlString } from './sql-literal.js';
 import { isStalePlanError, StalePreparedPlan } from './stale-prepared-plan.js';
+import { parseReferenceVersion, REFERENCE_VERSION_SQL, type ReferenceVersion } from '../../db/reference-cache.js';
 
 /** The locked order and what a slice needs of it, read after the lock was granted. */
 export interface LockedOrder {
@@ -12,18 +13,22 @@ export interface LockedOrder {
   nodes: Map<string, NodeRecord>;
   /** Open waits in (since, node_id) order, as `openWaits` returns them. */
   waits: WaitRow[];
+  /** The reference data's version as the read after the lock saw it (reference-cache.ts); null when unknown. */
+  referenceVersion: ReferenceVersion | null;
 }
 
 /**
  * The two reads, prepared once per connection so each command only executes them (no parse, no
  * plan): the order row, locked; then its node records and open waits as two JSON arrays in one
- * statement (one statement fewer per command than reading each table on its own).
+ * statement (one statement fewer per command than reading each table on its own), with the
+ * reference data's version (what the slice's steps may then take from the reference cache).
  */
 const PREPARE_LOCK_STATEMENTS = `
   PREPARE oo_lock_order(text) AS SELECT * FROM orders WHERE id = $1 FOR UPDATE;
   PREPARE oo_lock_state(text) AS SELECT
     (SELECT coalesce(json_agg(n), '[]') FROM order_nodes n WHERE n.order_id = $1) AS nodes,
-    (SELECT coalesce(json_agg(w ORDER BY w.since, w.node_id), '[]') FROM order_waits w WHERE w.order_id = $1 AND w.status = 'open') AS waits`;
+    (SELECT coalesce(json_agg(w ORDER BY w.since, w.node_id), '[]') FROM order_waits w WHERE w.order_id = $1 AND w.status = 'open') AS waits,
+    ${REFERENCE_VERSION_SQL} AS reference_version`;
 
 /** Pool connections that hold the prepared lock statements (a new connection prepares them first). */
 const prepared = new WeakSet<PoolClient>();
@@ -51,10 +56,11 @@ export async function beginAndLockOrder(client: PoolClient, orderId: string): Pr
   }
   const [, orders, state] = results;
   if (orders.rows.length === 0) return null;
-  const { nodes, waits } = state.rows[0] as { nodes: any[]; waits: any[] };
+  const { nodes, waits, reference_version } = state.rows[0] as { nodes: any[]; waits: any[]; reference_version: unknown };
   return {
     order: toOrderRow(orders.rows[0]),
     nodes: new Map(nodes.map((r) => [r.node_id as string, toNodeRecord(r)])),
     waits: waits.map(toWait),
+    referenceVersion: parseReferenceVersion(reference_version),
   };
 }

@@ -17,6 +17,7 @@ import { StepSavepointNeeded } from './step-savepoint-needed.js';
 import { StalePreparedPlan } from './stale-prepared-plan.js';
 import type { EngineProbe, SliceCommand } from '../engine-probe.js';
 import { withSpan } from '../../telemetry/spans.js';
+import { ReferenceCache, type ReferenceVersion } from '../../db/reference-cache.js';
 
 /** How many connections with stale prepared statements a command discards before giving up (pool size is 10-20). */
 const MAX_STALE_PLAN_RETRIES = 32;
@@ -65,6 +66,8 @@ export interface DeliverResult {
 
 export class OrderRuntime {
   private readonly queue = new KeyedQueue();
+  /** Reference data (settings, products, sellers) slices read, per version (reference-cache.ts). */
+  private readonly referenceCache = new ReferenceCache();
   readonly changes = new EventEmitter();
 
   constructor(private readonly deps: RuntimeDeps) {
@@ -201,7 +204,13 @@ export class OrderRuntime {
   private async openSlice(tx: PoolClient, locked: LockedOrder, savepoints: boolean): Promise<RunSlice> {
     const { order } = locked;
     const { compiled } = await this.deps.flows.load(tx, order.flowId, order.flowVersion);
-    return RunSlice.open(tx, order, compiled, { clock: this.deps.clock, services: this.deps.services ?? {}, stepSavepoints: savepoints }, locked);
+    return RunSlice.open(
+      tx,
+      order,
+      compiled,
+      { clock: this.deps.clock, services: this.deps.services ?? {}, stepSavepoints: savepoints, referenceCache: this.referenceCache },
+      locked,
+    );
   }
 
   /** Runs the first slice of a recorded order; a no-op when it already started (idempotent). */
@@ -216,11 +225,11 @@ export class OrderRuntime {
    * replay: what it wrote commits, no slice runs). A command rerun with savepoints calls it again
    * in the new transaction. True when the order was recorded and started.
    */
-  async startNew(orderId: string, record: (tx: PoolClient) => Promise<OrderRow | null>): Promise<boolean> {
+  async startNew(orderId: string, record: (tx: PoolClient) => Promise<{ order: OrderRow; referenceVersion: ReferenceVersion | null } | null>): Promise<boolean> {
     const started = await this.command('start', orderId, async (tx, locked, savepoints) => ({ ...(await this.firstSlice(tx, locked, savepoints)), result: true }), async (client) => {
       await client.query('BEGIN');
-      const order = await record(client);
-      return order && { order, nodes: new Map(), waits: [] };
+      const recorded = await record(client);
+      return recorded && { ...recorded, nodes: new Map(), waits: [] };
     });
     return started === true;
   }

@@ -26,6 +26,7 @@ import { sliceWriteStatement, type WaitClose } from './slice-write.js';
 import { stepClient } from './step-client.js';
 import { StalePreparedPlan } from './stale-prepared-plan.js';
 import { TransactionReadCache } from '../../db/transaction-read-cache.js';
+import type { ReferenceCache, ReferenceVersion } from '../../db/reference-cache.js';
 import { StepSavepointNeeded } from './step-savepoint-needed.js';
 import { withSpan } from '../../telemetry/spans.js';
 
@@ -42,6 +43,8 @@ export interface SliceDeps {
    * slice with StepSavepointNeeded and the command reruns with this on.
    */
   stepSavepoints?: boolean;
+  /** The runtime's reference cache: steps read settings, products and sellers through it at the version the slice read. */
+  referenceCache?: ReferenceCache;
 }
 
 /** What the command already read with the lock (order-lock.ts); without it the slice reads it. */
@@ -49,6 +52,8 @@ export interface SliceState {
   nodes: Map<string, NodeRecord>;
   /** Open waits in (since, node_id) order. */
   waits: WaitRow[];
+  /** The reference data's version, read with the lock or the insert; null when unknown (no reference cache then). */
+  referenceVersion?: ReferenceVersion | null;
 }
 
 /** Timer kinds the runtime itself schedules. */
@@ -110,6 +115,7 @@ export class RunSlice {
     slice.nodes = state ? state.nodes : await loadNodeRecords(tx, order.id);
     slice.waits = [...(state ? state.waits : await openWaits(tx, order.id))];
     if (order.snapshot) slice.snapshot = flow.machine.resolveState(order.snapshot as any) as Snapshot;
+    if (deps.referenceCache && state?.referenceVersion) slice.readCache.reference = { cache: deps.referenceCache, version: state.referenceVersion };
     return slice;
   }
 
