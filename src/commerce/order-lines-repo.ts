@@ -42,26 +42,31 @@ export function pricedLine(line: OrderLineRow): OrderLineRow & { unitPriceMinor:
   return line as OrderLineRow & { unitPriceMinor: number };
 }
 
-/** Fills the lines' unit prices, one statement for all of them. */
-export async function setLinePrices(q: Queryable, orderId: string, prices: readonly { lineNo: number; unitPriceMinor: number }[]): Promise<void> {
-  if (prices.length === 0) return;
+/** Sets one column of some lines in one statement (`column` and `type` are fixed here, never a caller's text). */
+async function setLineValues(
+  q: Queryable,
+  orderId: string,
+  column: 'unit_price_minor' | 'seller_id',
+  type: 'bigint' | 'text',
+  values: readonly { lineNo: number; value: unknown }[],
+): Promise<void> {
+  if (values.length === 0) return;
   await q.query(
-    `UPDATE order_lines l SET unit_price_minor = p.unit_price_minor
-       FROM unnest($2::int[], $3::bigint[]) AS p(line_no, unit_price_minor)
-      WHERE l.order_id = $1 AND l.line_no = p.line_no`,
-    [orderId, prices.map((p) => p.lineNo), prices.map((p) => p.unitPriceMinor)],
+    `UPDATE order_lines l SET ${column} = v.value
+       FROM unnest($2::int[], $3::${type}[]) AS v(line_no, value)
+      WHERE l.order_id = $1 AND l.line_no = v.line_no`,
+    [orderId, values.map((v) => v.lineNo), values.map((v) => v.value)],
   );
 }
 
+/** Fills the lines' unit prices, one statement for all of them. */
+export function setLinePrices(q: Queryable, orderId: string, prices: readonly { lineNo: number; unitPriceMinor: number }[]): Promise<void> {
+  return setLineValues(q, orderId, 'unit_price_minor', 'bigint', prices.map((p) => ({ lineNo: p.lineNo, value: p.unitPriceMinor })));
+}
+
 /** Records the lines' resolved sellers (null: first party), one statement for all of them. */
-export async function setLineSellers(q: Queryable, orderId: string, sellers: readonly { lineNo: number; sellerId: string | null }[]): Promise<void> {
-  if (sellers.length === 0) return;
-  await q.query(
-    `UPDATE order_lines l SET seller_id = s.seller_id
-       FROM unnest($2::int[], $3::text[]) AS s(line_no, seller_id)
-      WHERE l.order_id = $1 AND l.line_no = s.line_no`,
-    [orderId, sellers.map((s) => s.lineNo), sellers.map((s) => s.sellerId)],
-  );
+export function setLineSellers(q: Queryable, orderId: string, sellers: readonly { lineNo: number; sellerId: string | null }[]): Promise<void> {
+  return setLineValues(q, orderId, 'seller_id', 'text', sellers.map((s) => ({ lineNo: s.lineNo, value: s.sellerId })));
 }
 
 export async function setLineLocation(q: Queryable, orderId: string, lineNo: number, locationId: string): Promise<void> {
