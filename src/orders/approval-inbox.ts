@@ -8,7 +8,8 @@ export type InboxStatus = (typeof INBOX_STATUSES)[number];
 
 export const INBOX_LIMIT = 200;
 
-export interface InboxRow {
+/** An approval wait with its order's title, amounts in the order currency (the inbox and needs_attention). */
+export interface ApprovalWait {
   orderId: string;
   nodeId: string;
   title: string | null;
@@ -17,13 +18,31 @@ export interface InboxRow {
   currency: string;
   deadline: number | null;
   since: number;
+  orderTitle: string | null;
+}
+
+export interface InboxRow extends ApprovalWait {
   /** pending, approved, rejected, escalated or cancelled. */
   outcome: string;
   decidedBy: string | null;
   note: string | null;
   closedAt: number | null;
-  orderTitle: string | null;
   orderStatus: string;
+}
+
+/** An `order_waits` row joined with its order's `currency` and `title AS order_title`. */
+export function toApprovalWait(r: any): ApprovalWait {
+  return {
+    orderId: r.order_id,
+    nodeId: r.node_id,
+    title: r.title,
+    assignee: r.assignee,
+    amount: r.amount_minor === null ? null : fromMinor(Number(r.amount_minor), r.currency),
+    currency: r.currency,
+    deadline: r.deadline === null ? null : Number(r.deadline),
+    since: Number(r.since),
+    orderTitle: r.order_title,
+  };
 }
 
 const WAIT_STATUS: Record<Exclude<InboxStatus, 'all'>, string> = { pending: 'open', approved: 'approved', rejected: 'rejected', escalated: 'escalated' };
@@ -39,19 +58,11 @@ export async function listApprovalInbox(q: Queryable, status: InboxStatus): Prom
     [status === 'all' ? null : WAIT_STATUS[status], INBOX_LIMIT],
   );
   return rows.map((r) => ({
-    orderId: r.order_id,
-    nodeId: r.node_id,
-    title: r.title,
-    assignee: r.assignee,
-    amount: r.amount_minor === null ? null : fromMinor(Number(r.amount_minor), r.currency),
-    currency: r.currency,
-    deadline: r.deadline === null ? null : Number(r.deadline),
-    since: Number(r.since),
+    ...toApprovalWait(r),
     outcome: r.status === 'open' ? 'pending' : r.status,
     decidedBy: r.decided_by,
     note: r.note,
     closedAt: r.closed_at === null ? null : Number(r.closed_at),
-    orderTitle: r.order_title,
     orderStatus: r.order_status,
   }));
 }

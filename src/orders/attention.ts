@@ -1,6 +1,6 @@
 // needs_attention: open approvals oldest first, orders that failed lately, orders stuck on a business event.
 import type { Queryable } from '../db/db.js';
-import { fromMinor } from '../domain/money.js';
+import { toApprovalWait, type ApprovalWait } from './approval-inbox.js';
 import { LIST_COLUMNS, toListRow, type OrderListRow } from './order-list.js';
 
 /** How far back failed and rolled-back orders count (contract section 11: the last 3 days). */
@@ -10,17 +10,8 @@ export const STUCK_AFTER_MS = 86_400_000;
 /** Each list is capped; the counts say how many there are in all. */
 export const ATTENTION_LIST_MAX = 100;
 
-export interface OpenApproval {
-  orderId: string;
-  nodeId: string;
-  title: string | null;
-  assignee: string | null;
-  amount: number | null;
-  currency: string;
-  deadline: number | null;
-  since: number;
-  orderTitle: string | null;
-}
+/** An open approval as needs_attention lists it. */
+export type OpenApproval = ApprovalWait;
 
 export interface Attention {
   approvals: OpenApproval[];
@@ -55,17 +46,7 @@ export async function needsAttention(q: Queryable, now: number): Promise<Attenti
   ]);
   const total = (rows: { n: unknown }[]) => (rows.length === 0 ? 0 : Number(rows[0].n));
   return {
-    approvals: approvals.rows.map((r) => ({
-      orderId: r.order_id,
-      nodeId: r.node_id,
-      title: r.title,
-      assignee: r.assignee,
-      amount: r.amount_minor === null ? null : fromMinor(Number(r.amount_minor), r.currency),
-      currency: r.currency,
-      deadline: r.deadline === null ? null : Number(r.deadline),
-      since: Number(r.since),
-      orderTitle: r.order_title,
-    })),
+    approvals: approvals.rows.map(toApprovalWait),
     failed: failed.rows.map(toListRow),
     waiting: waiting.rows.map((r) => ({ ...toListRow(r), event: r.wait_event, since: Number(r.wait_since) })),
     counts: { approvals: total(approvals.rows), failed: total(failed.rows), waiting: total(waiting.rows) },

@@ -3,17 +3,14 @@ import type { Queryable } from '../db/db.js';
 import { notFound } from '../domain/errors.js';
 import { fromMinor } from '../domain/money.js';
 import { payoutsOf, type PayoutRow } from '../commerce/payouts-repo.js';
-import { sellerOrdersOf, sellerOrdersOfSeller } from '../commerce/seller-orders-repo.js';
+import { sellerOrdersOf, sellerOrdersOfSeller, type SellerOrderRow } from '../commerce/seller-orders-repo.js';
 
-/** A seller's seller orders, newest first (at most 500); 404 for an unknown seller. */
-export async function sellerOrdersView(q: Queryable, sellerId: string) {
-  const seller = await q.query('SELECT 1 FROM sellers WHERE id = $1', [sellerId]);
-  if (seller.rows.length === 0) throw notFound('Seller');
-  const rows = await sellerOrdersOfSeller(q, sellerId);
-  return rows.map((s) => ({
+/** One seller order in the order currency (decimal amounts), as the API shows it. */
+function sellerOrderView(s: SellerOrderRow) {
+  return {
     id: s.id,
     orderId: s.orderId,
-    sellerId: s.sellerId!,
+    sellerId: s.sellerId,
     currency: s.currency,
     subtotal: fromMinor(s.subtotalMinor, s.currency),
     status: s.status,
@@ -21,13 +18,26 @@ export async function sellerOrdersView(q: Queryable, sellerId: string) {
     lines: s.lines.map((l) => ({ lineNo: l.lineNo, sku: l.sku, name: l.name, qty: l.qty, unitPrice: fromMinor(l.unitPriceMinor, s.currency) })),
     createdAt: s.createdAt,
     updatedAt: s.updatedAt,
-  }));
+  };
+}
+
+/** 404 for an unknown order. */
+async function requireOrder(q: Queryable, orderId: string): Promise<void> {
+  const order = await q.query('SELECT 1 FROM orders WHERE id = $1', [orderId]);
+  if (order.rows.length === 0) throw notFound('Order');
+}
+
+/** A seller's seller orders, newest first (at most 500); 404 for an unknown seller. */
+export async function sellerOrdersView(q: Queryable, sellerId: string) {
+  const seller = await q.query('SELECT 1 FROM sellers WHERE id = $1', [sellerId]);
+  if (seller.rows.length === 0) throw notFound('Seller');
+  const rows = await sellerOrdersOfSeller(q, sellerId);
+  return rows.map((s) => ({ ...sellerOrderView(s), sellerId: s.sellerId! }));
 }
 
 /** An order's seller payouts; 404 for an unknown order. */
 export async function payoutsView(q: Queryable, orderId: string) {
-  const order = await q.query('SELECT 1 FROM orders WHERE id = $1', [orderId]);
-  if (order.rows.length === 0) throw notFound('Order');
+  await requireOrder(q, orderId);
   return (await payoutsOf(q, orderId)).map(payoutView);
 }
 
@@ -52,19 +62,7 @@ export function payoutView(p: PayoutRow) {
 
 /** An order's seller orders in creation order (first party as seller null); 404 for an unknown order. */
 export async function orderSellerOrdersView(q: Queryable, orderId: string) {
-  const order = await q.query('SELECT 1 FROM orders WHERE id = $1', [orderId]);
-  if (order.rows.length === 0) throw notFound('Order');
+  await requireOrder(q, orderId);
   const rows = await sellerOrdersOf(q, orderId);
-  return rows.map((s) => ({
-    id: s.id,
-    orderId: s.orderId,
-    sellerId: s.sellerId,
-    currency: s.currency,
-    subtotal: fromMinor(s.subtotalMinor, s.currency),
-    status: s.status,
-    reason: s.reason,
-    lines: s.lines.map((l) => ({ lineNo: l.lineNo, sku: l.sku, name: l.name, qty: l.qty, unitPrice: fromMinor(l.unitPriceMinor, s.currency) })),
-    createdAt: s.createdAt,
-    updatedAt: s.updatedAt,
-  }));
+  return rows.map(sellerOrderView);
 }
