@@ -1,7 +1,6 @@
 // The order's lines and totals as the commerce steps read and change them (pricing, extraction, dropping).
 import type { Queryable } from '../db/db.js';
 import { cachedRows } from '../db/transaction-read-cache.js';
-import type { OrderTotals } from '../domain/order-totals.js';
 
 export interface OrderLineRow {
   lineNo: number;
@@ -91,14 +90,4 @@ export async function appendLines(
       'INSERT INTO order_lines (order_id, line_no, sku, name, qty, unit_price_minor) VALUES ($1, $2, $3, $4, $5, $6)',
       [orderId, ++next, l.sku, l.name, l.qty, l.unitPriceMinor],
     );
-}
-
-/** Writes computed totals; the run slice re-reads them after the step. */
-export async function writeOrderTotals(q: Queryable, orderId: string, totals: OrderTotals): Promise<void> {
-  await q.query('UPDATE orders SET subtotal_minor = $2, tax_minor = $3, total_minor = $4 WHERE id = $1', [
-    orderId,
-    totals.subtotal,
-    totals.tax,
-    totals.total,
-  ]);
 }

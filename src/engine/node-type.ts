@@ -62,6 +62,12 @@ export interface StepResult {
   vars?: Record<string, unknown>;
   summary?: string;
   emit?: { event: string; data?: Record<string, unknown> };
+  /**
+   * New order totals (minor units) when the step re-totalled the order (pricing, a partial
+   * acceptance): the slice writes them with the orders row. Steps never update the orders row
+   * themselves; this is the one typed way they change it.
+   */
+  totals?: { subtotal: number; tax: number; total: number };
 }
 
 /** What a wait node asks the host to open: an inbox row, an event listener or a timer. */

@@ -3,7 +3,7 @@ import type { NodeTypeDef, StepResult } from '../engine/node-type.js';
 import { productsBySku } from '../commerce/catalogue-repo.js';
 import { TerminalError } from '../domain/errors.js';
 import { convertMinor } from '../domain/fx.js';
-import { readOrderLines, setLinePrices, writeOrderTotals } from '../commerce/order-lines-repo.js';
+import { readOrderLines, setLinePrices } from '../commerce/order-lines-repo.js';
 import { computeTotals } from '../domain/order-totals.js';
 import { readCommerceSettings } from '../commerce/workspace-settings.js';
 import { money, moneyText, noParams, type NoParams } from './commerce-support.js';
@@ -43,9 +43,9 @@ export const commercePrice: NodeTypeDef<NoParams> = {
     }
     await setLinePrices(ctx.tx, order.id, prices);
     const totals = computeTotals(pricedLines, settings.taxRate);
-    await writeOrderTotals(ctx.tx, order.id, totals);
     return {
       branch: 'ok',
+      totals,
       output: {
         priced,
         kept: lines.length - priced.length,

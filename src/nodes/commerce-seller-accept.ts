@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import type { NodeTypeDef, StepResult } from '../engine/node-type.js';
 import { TerminalError } from '../domain/errors.js';
-import { dropLines, pricedLine, readOrderLines, writeOrderTotals } from '../commerce/order-lines-repo.js';
+import { dropLines, pricedLine, readOrderLines } from '../commerce/order-lines-repo.js';
 import { computeTotals } from '../domain/order-totals.js';
 import { evaluateSellerAccept, type SellerAcceptCommand } from '../domain/seller-accept.js';
 import { sellerOrdersOf, setSellerOrderStatus } from '../commerce/seller-orders-repo.js';
@@ -44,14 +44,14 @@ export const commerceSellerAccept: NodeTypeDef<SellerAcceptParams> = {
       if (before.status !== next.status) await setSellerOrderStatus(ctx.tx, next.id, next.status, next.reason ?? null, now);
     }
     let total = order.total;
+    let totals: StepResult['totals'];
     if (result.branch === 'partial') {
       // The rejected sellers' lines leave the order; tax is recomputed on the new subtotal.
       const rejected = new Set(result.rejectedSellers);
       const lines = await readOrderLines(ctx.tx, order.id);
       await dropLines(ctx.tx, order.id, lines.filter((l) => l.sellerId !== null && rejected.has(l.sellerId)).map((l) => l.lineNo));
       const kept = lines.filter((l) => l.sellerId === null || !rejected.has(l.sellerId)).map(pricedLine);
-      const totals = computeTotals(kept, (await readCommerceSettings(ctx.tx)).taxRate);
-      await writeOrderTotals(ctx.tx, order.id, totals);
+      totals = computeTotals(kept, (await readCommerceSettings(ctx.tx)).taxRate);
       total = totals.total;
     }
     const answer = params.mode === 'from_event' ? (payload as Record<string, unknown>) : null;
@@ -63,6 +63,7 @@ export const commerceSellerAccept: NodeTypeDef<SellerAcceptParams> = {
     if (result.branch === 'partial') summaryParts.push(`dropped ${result.rejectedSellers.join(', ')}; new total ${moneyText(total, order.currency)}`);
     return {
       branch: result.branch,
+      totals,
       output: {
         mode: params.mode,
         answer: answer ? { sellerId: answer.sellerId, decision: answer.decision, reason: answer.reason ?? null } : null,

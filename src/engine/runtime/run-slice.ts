@@ -17,7 +17,7 @@ import { DEFAULT_RETRY_POLICY, type StepContext, type StepResult, type StepServi
 import { isTerminalFailure } from '../../domain/errors.js';
 import type { NewTimer } from '../scheduler/timer-store.js';
 import { emptyNodeRecord, loadNodeRecords, saveNodeRecords, type NodeRecord } from './node-record.js';
-import { orderView, toOrderRow, type OrderRow, type OrderStatus, type PersistedSnapshot } from './order-row.js';
+import { orderView, type OrderRow, type OrderStatus, type PersistedSnapshot } from './order-row.js';
 import type { TimelineEntry } from './timeline.js';
 import { outboxRows, type OutboxEvent } from './outbox.js';
 import { openWaits, type WaitRow } from './waits.js';
@@ -77,9 +77,7 @@ export class RunSlice {
   private readonly closedWaits: WaitClose[] = [];
   private readonly cancelledTimers: { id: string; at: number }[] = [];
   private cancelAllTimersAt: number | null = null;
-  /** A step updated the orders row since the slice last read it. */
-  private orderStale = false;
-  /** The transaction as steps see it (step-client.ts): the same client, watched for writes to the orders row. */
+  /** The transaction as steps see it (step-client.ts): the same client, with prepared statements and the read cache. */
   private readonly stepTx: PoolClient;
   /** Reads steps repeat within this slice (slice-read-cache.ts); emptied when a step's writes are rolled back. */
   private readonly readCache = new TransactionReadCache();
@@ -90,14 +88,7 @@ export class RunSlice {
     readonly flow: CompiledFlow,
     private readonly deps: SliceDeps,
   ) {
-    this.stepTx = stepClient(
-      tx,
-      () => {
-        this.orderStale = true;
-      },
-      this.readCache,
-      () => void (this.statements += 1),
-    );
+    this.stepTx = stepClient(tx, this.readCache, () => void (this.statements += 1));
   }
 
   /** Statements this slice sent (steps', savepoints, DELETE on continue-as-new, the write): for the metrics. */
@@ -167,25 +158,6 @@ export class RunSlice {
 
   label(nodeId: string): string {
     return this.flow.nodes.get(nodeId)?.node.label ?? nodeId;
-  }
-
-  /**
-   * Re-reads what steps may change in the orders row (totals after pricing or a partial
-   * acceptance, meta); run state (status, generation, counters, vars) stays the slice's own.
-   */
-  async refreshOrder(): Promise<void> {
-    this.orderStale = false;
-    const { rows } = await this.stepTx.query('SELECT * FROM orders WHERE id = $1', [this.order.id]);
-    const fresh = toOrderRow(rows[0]);
-    Object.assign(this.order, {
-      subtotal: fresh.subtotal,
-      tax: fresh.tax,
-      total: fresh.total,
-      meta: fresh.meta,
-      fxRate: fresh.fxRate,
-      title: fresh.title,
-      customerId: fresh.customerId,
-    });
   }
 
   stepContext(nodeId: string, attempt: number): StepContext<unknown> {
@@ -292,8 +264,6 @@ export class RunSlice {
         this.readCache.clear();
         // A stale prepared statement is the connection's fault, not the step's: the command reruns.
         if (err instanceof StalePreparedPlan) throw err;
-        // What the failed step wrote is gone, including any update of the orders row.
-        this.orderStale = false;
         return this.stepFailed(nodeId, attempt, err);
       }
     } else {
@@ -304,8 +274,6 @@ export class RunSlice {
         throw new StepSavepointNeeded(nodeId, err);
       }
     }
-    // Only a step that updated the orders row (pricing, a partial acceptance) needs it re-read.
-    if (this.orderStale) await this.refreshOrder();
     this.completeNode(nodeId, result);
     return { type: 'step.done', nodeId, branch: result.branch };
   }
@@ -359,6 +327,7 @@ export class RunSlice {
     rec.doneSeq = this.order.stepSeq;
     this.touch(rec);
     this.setVars(result.vars);
+    if (result.totals) Object.assign(this.order, { subtotal: result.totals.subtotal, tax: result.totals.tax, total: result.totals.total });
     const def = this.flow.nodes.get(nodeId)!.def;
     if (def.kind !== 'logic') this.note('node.succeeded', result.summary ?? `${this.label(nodeId)} done (${result.branch})`, nodeId, { branch: result.branch });
     if (result.emit) this.emit({ event: result.emit.event, nodeId, run: rec.runs, data: { node: { id: nodeId, type: def.type, output: result.output ?? null }, ...result.emit.data } });
@@ -449,10 +418,7 @@ export class RunSlice {
         this.note('node.undo_failed', `Undoing ${this.label(rec.nodeId)} failed: ${message}`, rec.nodeId);
       }
     }
-    if (ran) {
-      this.order.rollback = { outcome, error: errors.length ? errors.join('; ') : null };
-      await this.refreshOrder();
-    }
+    if (ran) this.order.rollback = { outcome, error: errors.length ? errors.join('; ') : null };
   }
 
   /** Marks every node of the flow that never ran in this run as skipped. */
@@ -603,6 +569,9 @@ export class RunSlice {
           waitingAt: waits.map((w) => this.label(w.nodeId)),
           waitingSince: waits.length ? Math.min(...waits.map((w) => w.since)) : null,
           stepSeq: this.order.stepSeq,
+          subtotal: this.order.subtotal,
+          tax: this.order.tax,
+          total: this.order.total,
           instanceId: this.order.instanceId,
           generation: this.order.generation,
         },

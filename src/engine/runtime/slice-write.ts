@@ -37,6 +37,10 @@ export interface OrderWrite {
   stepSeq: number;
   instanceId: string;
   generation: number;
+  /** Totals in minor units (steps re-total through StepResult.totals). */
+  subtotal: number;
+  tax: number;
+  total: number;
 }
 
 export interface SliceWrite {
@@ -136,7 +140,7 @@ function orderUpdateSql(p: Params, order: string, o: OrderWrite, now: number): s
   return `UPDATE orders SET status = ${p.add(o.status)}, reason = ${p.add(o.reason)}, snapshot = ${json(o.snapshot)},
        compiler_version = ${p.add(o.compilerVersion)}, vars = ${p.json(o.vars)}, rollback = ${json(o.rollback)},
        waiting_on = ${p.add(o.waitingOn)}::text[], waiting_at = ${p.add(o.waitingAt)}::text[], waiting_since = ${p.add(o.waitingSince)}::bigint,
-       step_seq = ${p.add(o.stepSeq)}, instance_id = ${p.add(o.instanceId)}, generation = ${p.add(o.generation)},
+       step_seq = ${p.add(o.stepSeq)}, subtotal_minor = ${p.add(o.subtotal)}, tax_minor = ${p.add(o.tax)}, total_minor = ${p.add(o.total)}, instance_id = ${p.add(o.instanceId)}, generation = ${p.add(o.generation)},
        started = true, updated_at = ${p.add(now)}
      WHERE id = ${order}`;
 }

@@ -1,12 +1,9 @@
-// The transaction client as steps see it: the slice's own client, watched for writes to the orders row,
-// with steps' parameterised statements sent as named (prepared) statements.
+// The transaction client as steps see it: the slice's own client, with steps' parameterised statements
+// sent as named (prepared) statements and every statement shown to the slice's read cache.
 import { createHash } from 'node:crypto';
 import type { PoolClient } from 'pg';
 import { isStalePlanError, StalePreparedPlan } from './stale-prepared-plan.js';
 import { attachReadCache, type TransactionReadCache } from '../../db/transaction-read-cache.js';
-
-/** UPDATE of the orders table (not order_lines, order_nodes …), in any spelling steps use. */
-const WRITES_ORDERS = /\bupdate\s+(?:"?public"?\.)?"?orders"?\s/i;
 
 /** Statement names by text; steps' SQL is static, so this stays small (the cap is a safety net). */
 const names = new Map<string, string>();
@@ -29,8 +26,8 @@ function statementText(arg: unknown): string {
 }
 
 /**
- * Wraps `tx` for steps. `query` first calls `onOrdersWrite` when the statement updates the
- * orders table (so the slice re-reads the row only then), and sends a statement with
+ * Wraps `tx` for steps. Steps never write the orders row (they return new totals in
+ * StepResult.totals, and the slice writes them with the row). `query` sends a statement with
  * parameters (`query(text, values)`) as a named statement: each pool connection parses it
  * once instead of on every order, and PostgreSQL can keep a generic plan. A named `SELECT *`
  * can go stale when another node's migration adds a column; that error becomes
@@ -38,12 +35,11 @@ function statementText(arg: unknown): string {
  * Every statement is shown to the slice's read cache first, so a write drops what it read of
  * that table. `onStatement` counts each one (metrics). Every other member is the client's own (methods bound to it).
  */
-export function stepClient(tx: PoolClient, onOrdersWrite: () => void, cache: TransactionReadCache, onStatement?: () => void): PoolClient {
+export function stepClient(tx: PoolClient, cache: TransactionReadCache, onStatement?: () => void): PoolClient {
   const query = (...args: unknown[]) => {
     onStatement?.();
     const text = statementText(args[0]);
     cache.sawStatement(text);
-    if (WRITES_ORDERS.test(text)) onOrdersWrite();
     if (typeof args[0] === 'string' && Array.isArray(args[1]) && args.length === 2) {
       const name = statementName(text);
       if (name)
