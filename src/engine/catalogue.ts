@@ -2,6 +2,7 @@
 import type { NodeTypeDef } from './node-type.js';
 import { end } from '../nodes/end.js';
 import { humanApproval } from '../nodes/human-approval.js';
+import { httpCall } from '../nodes/http-call.js';
 import { logicBranch } from '../nodes/logic-branch.js';
 import { logicContinue } from '../nodes/logic-continue.js';
 import { logicLoop } from '../nodes/logic-loop.js';
@@ -19,7 +20,7 @@ export interface Catalogue {
   list(): readonly NodeTypeDef[];
 }
 
-/** The node types that are not commerce-specific: triggers, waits, logic, end. */
+/** The node types that are not commerce-specific: triggers, waits, logic, the HTTP call, end. */
 export const genericNodeTypes: readonly NodeTypeDef[] = Object.freeze([
   triggerApi,
   triggerWebhook,
@@ -29,6 +30,7 @@ export const genericNodeTypes: readonly NodeTypeDef[] = Object.freeze([
   logicBranch,
   logicLoop,
   logicContinue,
+  httpCall,
   end,
 ]);
 

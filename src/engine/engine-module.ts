@@ -1,5 +1,5 @@
 // Wires the flow engine into the service: flows, compiled-machine cache, runtime, scheduler, test clock.
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Db } from '../db/db.js';
 import type { Logger } from '../logging/logger.js';
@@ -22,6 +22,9 @@ import { HandlerLane } from './scheduler/handler-lane.js';
 import { commerceNodeTypes } from '../nodes/commerce-node-types.js';
 import { bridgeChangesToRedis } from './runtime/change-feed.js';
 import { EngineProbe } from './engine-probe.js';
+import { CallExecutor } from './runtime/call-executor.js';
+import { noCallTransport, type CallTransport } from './runtime/call-transport.js';
+import { CALL_TIMER_KIND } from './runtime/order-calls.js';
 
 /** Handler-kind timers (webhook attempts) running at once beside the scheduler's own fire slots. */
 const HANDLER_LANE_LIMIT = 256;
@@ -49,6 +52,8 @@ export interface EngineOptions {
   services?: StepServices;
   /** Publish machines/*.json at start (default true). */
   builtinFlows?: boolean;
+  /** How external steps reach the world (the service passes outbound HTTP); without one every call fails. */
+  callTransport?: CallTransport;
 }
 
 /**
@@ -101,6 +106,16 @@ export async function createEngine(ctx: EngineHost, options: EngineOptions = {})
     onOutbox: () => outbox.wake(),
     probe,
   });
+
+  // External steps' calls: made outside any transaction when their timer fires, answered as a command.
+  const calls = new CallExecutor({
+    db: ctx.db,
+    clock: ctx.clock,
+    transport: options.callTransport ?? noCallTransport,
+    answer: (orderId, callId, answer) => runtime.answerCall(orderId, callId, answer),
+    holder: randomUUID(),
+  });
+  timerHandlers.set(CALL_TIMER_KIND, calls.fire);
 
   // Handler-kind timers (webhook attempts) run beside the scheduler's slots: a hanging receiver must not delay
   // order timers (issue "Resilience", slow receivers). The test clock still awaits each one, in due order.

@@ -53,6 +53,48 @@ export interface StepContext<P> {
   tx: Queryable;
   clock: Clock;
   services: StepServices;
+  /** The branches of this node that the flow wires (an external step maps an unwired outcome to a failure). */
+  wiredBranches: readonly string[];
+}
+
+/**
+ * An HTTP request an external step asks the host to make outside the order's transaction and
+ * row lock (runtime contract section 5, `http.call`). Recorded before it is made, so it is
+ * durable: the same request (and Idempotency-Key) is repeated after a crash.
+ */
+export interface ExternalRequest {
+  method: string;
+  url: string;
+  /** Extra headers; the host adds Content-Type, Idempotency-Key and the signature. */
+  headers: Record<string, string>;
+  /** The JSON body; null sends none. */
+  body: unknown;
+  timeoutMs: number;
+  /** An integration id whose secret signs the request (`X-Service-Signature`), or null. */
+  signWith: string | null;
+}
+
+/** What came back from an external request (or why nothing did). */
+export interface ExternalAnswer {
+  /** The HTTP status; null when there was no answer (timeout, refused address, network). */
+  status: number | null;
+  /** The answer's JSON (up to 64 KiB), else its text cut; null when empty or absent. */
+  body: unknown;
+  /** Why the request failed before an answer (null when one came). */
+  error: string | null;
+  /** True when retrying cannot help (e.g. the signing integration is revoked). */
+  terminal: boolean;
+  attempt: number;
+  idempotencyKey: string;
+}
+
+/** What `run` (or an undo) returns to call out instead of finishing in the transaction. */
+export interface ExternalCall {
+  call: ExternalRequest;
+}
+
+export function isExternalCall(value: unknown): value is ExternalCall {
+  return typeof value === 'object' && value !== null && 'call' in value && typeof (value as ExternalCall).call === 'object';
 }
 
 /** What a finished step (or a resolved wait) reports back to the machine. */
@@ -117,13 +159,25 @@ export interface NodeTypeDef<P = any> {
   /** Prose for docs: what the node writes to nodes.<id> and to vars. */
   outputs?: string;
   vars?: string;
-  run?(ctx: StepContext<P>): Promise<StepResult> | StepResult;
+  /** The retry policy from the node's params (http.call's `retry`); wins over `retry`. */
+  retryPolicy?(params: P): RetryPolicy;
+  /**
+   * A local step returns its result. An external step returns `{ call }`: the slice records the
+   * call and commits, the host makes it outside the transaction, and `answer` runs in the next
+   * slice with what came back.
+   */
+  run?(ctx: StepContext<P>): Promise<StepResult | ExternalCall> | StepResult | ExternalCall;
+  /** External steps: turns the answer into the step's result, or throws (the retry policy applies). */
+  answer?(ctx: StepContext<P>, answer: ExternalAnswer): Promise<StepResult> | StepResult;
   wait?(ctx: StepContext<P>): WaitSpec;
   resolveWait?(params: P, resolution: WaitResolution): StepResult;
-  compensate?(ctx: StepContext<P>): Promise<void>;
+  /** Whether these params leave anything to undo (http.call without `compensate`: nothing); absent = yes. */
+  undoable?(params: P): boolean;
+  /** Undoes a completed step in the transaction; may return `{ call }` to undo remotely (made after commit, retried durably). */
+  compensate?(ctx: StepContext<P>): Promise<void | ExternalCall>;
   /**
    * Undo on cancel; absent = compensate; null = nothing to undo on cancel (money captured or
    * charged stays: a cancel refunds nothing).
    */
-  cancel?: ((ctx: StepContext<P>) => Promise<void>) | null;
+  cancel?: ((ctx: StepContext<P>) => Promise<void | ExternalCall>) | null;
 }

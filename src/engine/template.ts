@@ -38,3 +38,26 @@ export function renderTemplate(template: string, scope: TemplateScope): string {
     return toText(readPath(scope, root + rest));
   });
 }
+
+/** A string that is exactly one placeholder (`"{{order.total}}"`): it keeps the value's JSON type. */
+const WHOLE_PLACEHOLDER = /^\{\{\s*([A-Za-z_][A-Za-z0-9_]*)((?:\.[A-Za-z0-9_-]+)*)\s*\}\}$/;
+
+/**
+ * Fills a JSON template (http.call's `body`): every string is a text template, except a string
+ * that is one placeholder and nothing else, which becomes the value itself (a number stays a
+ * number, an object an object; missing becomes null). Keys are kept as written.
+ */
+export function renderJsonTemplate(template: unknown, scope: TemplateScope): unknown {
+  if (typeof template === 'string') {
+    const whole = WHOLE_PLACEHOLDER.exec(template);
+    if (whole && Object.prototype.hasOwnProperty.call(scope, whole[1])) return readPath(scope, whole[1] + whole[2]) ?? null;
+    return renderTemplate(template, scope);
+  }
+  if (Array.isArray(template)) return template.map((item) => renderJsonTemplate(item, scope));
+  if (template !== null && typeof template === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(template)) out[key] = renderJsonTemplate(value, scope);
+    return out;
+  }
+  return template;
+}

@@ -42,6 +42,7 @@ export async function readLiveState(q: Queryable, flows: FlowRegistry, orderId: 
       label: c.node.label ?? null,
       status: r?.status ?? 'pending',
       runs: r?.runs ?? 0,
+      attempt: r?.attempt ?? 0,
       summary: r?.summary ?? null,
       output: r?.output ?? null,
       error: r?.error ?? null,

@@ -65,6 +65,7 @@ export const liveNodeSchema = z.looseObject({
   label: z.string().nullable(),
   status: z.string(),
   runs: z.number().int(),
+  attempt: z.number().int().describe('The attempt of the current run (1 and up; a running external step shows the one in flight)'),
   summary: z.string().nullable(),
   output: z.unknown(),
   error: z.string().nullable(),

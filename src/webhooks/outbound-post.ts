@@ -1,4 +1,4 @@
-// One outbound POST with the SSRF guard: resolve, refuse non-public addresses, connect to the vetted address,
+// One outbound request with the SSRF guard: resolve, refuse non-public addresses, connect to the vetted address,
 // never follow a redirect, cut the whole exchange at the timeout.
 import http from 'node:http';
 import https from 'node:https';
@@ -22,20 +22,42 @@ export interface OutboundResult {
   error: string | null;
 }
 
-/** Most response bytes read (and dropped); the rest of a long answer is not waited for. */
-const RESPONSE_READ_LIMIT = 64 * 1024;
+/** A request's answer with its body (sendOutbound with `readBody`). */
+export interface OutboundAnswer extends OutboundResult {
+  /** The answer's bytes, at most RESPONSE_READ_LIMIT (null when there was no answer). */
+  body: Buffer | null;
+  /** The answer was longer than RESPONSE_READ_LIMIT and was cut. */
+  truncated: boolean;
+}
+
+/** Most response bytes read; the rest of a long answer is not waited for. */
+export const RESPONSE_READ_LIMIT = 64 * 1024;
 
 const defaultResolve = async (host: string) => dnsLookup(host, { all: true, verbatim: true });
 
-const failure = (error: string, status: number | null = null): OutboundResult => ({ ok: false, status, error });
+const failure = (error: string, status: number | null = null): OutboundAnswer => ({ ok: false, status, error, body: null, truncated: false });
+
+/** POSTs `body` to `target` (sendOutbound; the answer's body is read and dropped). */
+export async function postOutbound(target: string, headers: Record<string, string>, body: string, options: OutboundPostOptions): Promise<OutboundResult> {
+  const { ok, status, error } = await sendOutbound('POST', target, headers, body, options);
+  return { ok, status, error };
+}
 
 /**
- * POSTs `body` to `target`. Refuses before connecting when the URL is a loopback http URL
- * without the testing switch, or when any address the host resolves to is private, loopback
- * (without the switch), link-local or otherwise special; then pins the connection to the
- * checked address so a second lookup cannot be steered elsewhere (DNS rebinding).
+ * Sends `method` with `body` (none when null) to `target`. Refuses before connecting when the
+ * URL is a loopback http URL without the testing switch, or when any address the host resolves
+ * to is private, loopback (without the switch), link-local or otherwise special; then pins the
+ * connection to the checked address so a second lookup cannot be steered elsewhere (DNS
+ * rebinding). With `readBody` the answer's first RESPONSE_READ_LIMIT bytes come back, and the
+ * answer counts only once it ended, was cut, or the timeout passed.
  */
-export async function postOutbound(target: string, headers: Record<string, string>, body: string, options: OutboundPostOptions): Promise<OutboundResult> {
+export async function sendOutbound(
+  method: string,
+  target: string,
+  headers: Record<string, string>,
+  body: string | null,
+  options: OutboundPostOptions & { readBody?: boolean },
+): Promise<OutboundAnswer> {
   let url: URL;
   try {
     url = new URL(target);
@@ -67,10 +89,10 @@ export async function postOutbound(target: string, headers: Record<string, strin
     else callback(null, pinned.address, pinned.family);
   };
 
-  const payload = Buffer.from(body, 'utf8');
-  return new Promise<OutboundResult>((resolve) => {
+  const payload = body === null ? null : Buffer.from(body, 'utf8');
+  return new Promise<OutboundAnswer>((resolve) => {
     let settled = false;
-    const finish = (result: OutboundResult) => {
+    const finish = (result: OutboundAnswer) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
@@ -83,23 +105,31 @@ export async function postOutbound(target: string, headers: Record<string, strin
         hostname: host,
         port: url.port || undefined,
         path: `${url.pathname}${url.search}`,
-        method: 'POST',
-        headers: { ...headers, 'content-length': String(payload.length) },
+        method,
+        headers: payload === null ? headers : { ...headers, 'content-length': String(payload.length) },
         lookup,
         agent: false,
         ...(url.protocol === 'https:' && !/^[\d.:]+$/.test(host) ? { servername: host } : {}),
       },
       (res) => {
-        // The status decides; the answer's body is read and dropped (and cut if it is long or slow).
         const status = res.statusCode ?? 0;
-        if (status >= 200 && status < 300) finish({ ok: true, status, error: null });
-        else if (status >= 300 && status < 400) finish(failure(`Redirect not followed (HTTP ${status})`, status));
-        else finish(failure(`HTTP ${status}`, status));
+        const verdict = (bytes: Buffer | null, truncated: boolean): OutboundAnswer =>
+          status >= 200 && status < 300
+            ? { ok: true, status, error: null, body: bytes, truncated }
+            : { ...failure(status >= 300 && status < 400 ? `Redirect not followed (HTTP ${status})` : `HTTP ${status}`, status), body: bytes, truncated };
+        // Without readBody the status decides at once; the body is read and dropped (and cut if it is long or slow).
+        if (!options.readBody) finish(verdict(null, false));
+        const chunks: Buffer[] = [];
         let read = 0;
         res.on('data', (chunk: Buffer) => {
+          if (read < RESPONSE_READ_LIMIT) chunks.push(chunk);
           read += chunk.length;
-          if (read > RESPONSE_READ_LIMIT) req.destroy();
+          if (read > RESPONSE_READ_LIMIT) {
+            finish(verdict(Buffer.concat(chunks).subarray(0, RESPONSE_READ_LIMIT), true));
+            req.destroy();
+          }
         });
+        res.on('end', () => finish(verdict(Buffer.concat(chunks), false)));
         res.on('error', () => undefined);
         setTimeout(() => req.destroy(), options.timeoutMs).unref();
       },
@@ -109,6 +139,7 @@ export async function postOutbound(target: string, headers: Record<string, strin
       req.destroy();
     }, options.timeoutMs);
     req.on('error', (err) => finish(failure(err.message)));
-    req.end(payload);
+    if (payload === null) req.end();
+    else req.end(payload);
   });
 }

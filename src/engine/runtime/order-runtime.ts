@@ -17,6 +17,8 @@ import { StepSavepointNeeded } from './step-savepoint-needed.js';
 import { StalePreparedPlan } from './stale-prepared-plan.js';
 import type { EngineProbe, SliceCommand } from '../engine-probe.js';
 import { withSpan } from '../../telemetry/spans.js';
+import type { ExternalAnswer } from '../node-type.js';
+import { readCall, recordAnswer } from './order-calls.js';
 import { ReferenceCache, type ReferenceVersion } from '../../db/reference-cache.js';
 
 /** How many connections with stale prepared statements a command discards before giving up (pool size is 10-20). */
@@ -289,6 +291,27 @@ export class OrderRuntime {
       if (isFinished(order.status)) throw conflict(`Order already ${order.status.replace('_', ' ')}`);
       const slice = await this.openSlice(tx, locked, savepoints);
       await slice.cancel(reason);
+      return { slice, result: undefined };
+    });
+  }
+
+  /**
+   * Takes the answer of an external call (made outside any transaction by the call executor):
+   * inside the order's lock it is recorded once (a repeat of an answered call changes nothing),
+   * then the step's `answer` continues the run when the run still waits for exactly this call.
+   * Otherwise (cancelled meanwhile, a newer attempt, another generation) it is a late answer:
+   * recorded in the timeline, nothing else. An undo call's answer is recorded (and retried).
+   */
+  async answerCall(orderId: string, callId: string, answer: ExternalAnswer): Promise<void> {
+    await this.command('call', orderId, async (tx, locked, savepoints) => {
+      const call = await readCall(tx, callId);
+      if (!call || call.status !== 'pending') return { slice: null, result: undefined };
+      const slice = await this.openSlice(tx, locked, savepoints);
+      const current = !isFinished(locked.order.status) && slice.awaits(call);
+      await recordAnswer(tx, callId, answer, current || call.purpose === 'undo' ? 'answered' : 'late', this.deps.clock.now());
+      if (call.purpose === 'undo') slice.answerUndo(call, answer);
+      else if (current) await slice.answerStep(call, answer);
+      else slice.noteLateAnswer(call, answer);
       return { slice, result: undefined };
     });
   }

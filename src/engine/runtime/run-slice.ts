@@ -13,11 +13,11 @@ import { initialTransition, transition } from 'xstate';
 import type { PoolClient } from 'pg';
 import type { Clock } from '../clock.js';
 import { COMPILER_VERSION, FINAL_STATES, type CompiledFlow, type FlowEvent, type FlowOutput } from '../compiler.js';
-import { DEFAULT_RETRY_POLICY, type StepContext, type StepResult, type StepServices, type WaitResolution } from '../node-type.js';
+import { DEFAULT_RETRY_POLICY, isExternalCall, type ExternalAnswer, type ExternalRequest, type RetryPolicy, type StepContext, type StepResult, type StepServices, type WaitResolution } from '../node-type.js';
 import { isTerminalFailure } from '../../domain/errors.js';
 import type { NewTimer } from '../scheduler/timer-store.js';
 import { emptyNodeRecord, loadNodeRecords, saveNodeRecords, type NodeRecord } from './node-record.js';
-import { orderView, type OrderRow, type OrderStatus, type PersistedSnapshot } from './order-row.js';
+import { isFinished, orderView, type OrderRow, type OrderStatus, type PersistedSnapshot } from './order-row.js';
 import type { TimelineEntry } from './timeline.js';
 import { outboxRows, type OutboxEvent } from './outbox.js';
 import { openWaits, type WaitRow } from './waits.js';
@@ -29,6 +29,7 @@ import { TransactionReadCache } from '../../db/transaction-read-cache.js';
 import type { ReferenceCache, ReferenceVersion } from '../../db/reference-cache.js';
 import { StepSavepointNeeded } from './step-savepoint-needed.js';
 import { withSpan } from '../../telemetry/spans.js';
+import { CALL_TIMER_KIND, callId, callTimerId, idempotencyKey, type CallPurpose, type CallRow, type NewCall } from './order-calls.js';
 
 /** Upper bound of actions in one slice: a flow that never waits is a bug, not a workload. */
 const MAX_ACTIONS_PER_SLICE = 10_000;
@@ -56,6 +57,21 @@ export interface SliceState {
   referenceVersion?: ReferenceVersion | null;
 }
 
+/** A URL as the timeline shows it: scheme, host and path, never the query (it may carry a token). */
+function callTarget(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}${u.pathname}`;
+  } catch {
+    return url.slice(0, 200);
+  }
+}
+
+/** `HTTP 200`, or why there was no answer. */
+function answerText(answer: ExternalAnswer): string {
+  return answer.status !== null ? `HTTP ${answer.status}` : answer.error ?? 'no answer';
+}
+
 /** Timer kinds the runtime itself schedules. */
 export const TIMER_KINDS = { waitTimeout: 'wait.timeout', stepRetry: 'step.retry' } as const;
 
@@ -67,6 +83,8 @@ export class RunSlice {
   private readonly events: OutboxEvent[] = [];
   /** Timers committed with this slice; handed to the scheduler's index after commit. */
   readonly timers: NewTimer[] = [];
+  /** External calls recorded in this slice (made after commit, each woken by its `call.perform` timer). */
+  private readonly calls: NewCall[] = [];
   private queue: { type: string; nodeId: string }[] = [];
   private varsChanged = false;
   /** Open waits, as order_waits will hold them after commit. */
@@ -176,6 +194,7 @@ export class RunSlice {
       tx: this.stepTx,
       clock: this.deps.clock,
       services: this.deps.services,
+      wiredBranches: this.flow.edges.filter((e) => e.from === nodeId).map((e) => e.branch),
     };
   }
 
@@ -238,8 +257,24 @@ export class RunSlice {
    */
   private async runStep(nodeId: string, attempt: number): Promise<FlowEvent | null> {
     const compiled = this.flow.nodes.get(nodeId)!;
+    const run = compiled.def.run;
+    if (!run) throw new Error(`node type ${compiled.def.type} has no run()`);
+    return this.invokeStep(nodeId, attempt, 'run', (ctx) => run(ctx));
+  }
+
+  /**
+   * Runs one step body (`run`, or `answer` with an external call's answer) with the savepoint
+   * rules of runStep. A `{ call }` result records the call and leaves the machine at the node.
+   */
+  private async invokeStep(
+    nodeId: string,
+    attempt: number,
+    phase: 'run' | 'answer',
+    body: (ctx: StepContext<unknown>) => Promise<StepResult | { call: ExternalRequest }> | StepResult | { call: ExternalRequest },
+  ): Promise<FlowEvent | null> {
+    const compiled = this.flow.nodes.get(nodeId)!;
     const rec = this.node(nodeId);
-    if (attempt === 1) {
+    if (attempt === 1 && phase === 'run') {
       rec.runs += 1;
       rec.startedAt = this.now();
       rec.endedAt = null;
@@ -248,12 +283,10 @@ export class RunSlice {
     rec.attempt = attempt;
     rec.status = 'running';
     this.touch(rec);
-    const run = compiled.def.run;
-    if (!run) throw new Error(`node type ${compiled.def.type} has no run()`);
-    let result: StepResult;
+    let result: StepResult | { call: ExternalRequest };
     // A span per step when tracing is on (its SQL spans nest under it); a plain call otherwise.
     const invoke = () =>
-      withSpan(`step ${compiled.def.type}`, { 'order.id': this.order.id, 'node.id': nodeId, 'step.attempt': attempt }, async () => run(this.stepContext(nodeId, attempt)));
+      withSpan(`step ${compiled.def.type}`, { 'order.id': this.order.id, 'node.id': nodeId, 'step.attempt': attempt }, async () => body(this.stepContext(nodeId, attempt)));
     if (this.deps.stepSavepoints) {
       await this.sql('SAVEPOINT step');
       try {
@@ -274,8 +307,82 @@ export class RunSlice {
         throw new StepSavepointNeeded(nodeId, err);
       }
     }
+    if (isExternalCall(result)) {
+      if (phase === 'answer') throw new Error(`node type ${compiled.def.type} answered a call with another call`);
+      this.recordCall(nodeId, rec.runs, 'step', attempt, result.call, this.now());
+      return null;
+    }
     this.completeNode(nodeId, result);
     return { type: 'step.done', nodeId, branch: result.branch };
+  }
+
+  /** Records an external call (written with the slice) and its wake-up timer, due at `dueAt`. */
+  private recordCall(nodeId: string, run: number, purpose: CallPurpose, attempt: number, request: ExternalRequest, dueAt: number): void {
+    const { id: orderId, generation } = this.order;
+    const id = callId(orderId, generation, nodeId, run, purpose, attempt);
+    this.calls.push({ id, orderId, generation, nodeId, run, purpose, attempt, idempotencyKey: idempotencyKey(orderId, generation, nodeId, run, purpose), request });
+    this.timers.push({ id: callTimerId(id), orderId, kind: CALL_TIMER_KIND, nodeId, run, dueAt, payload: { callId: id, generation } });
+    const what = purpose === 'undo' ? `Undo of ${this.label(nodeId)}` : this.label(nodeId);
+    this.note('node.call', `${what}: ${request.method} ${callTarget(request.url)} (attempt ${attempt})`, nodeId, { attempt, purpose, method: request.method, url: callTarget(request.url) });
+  }
+
+  /**
+   * Whether an answer to `call` is the one the run waits for: the order still runs that node's
+   * run and attempt in the same generation. Anything else is a late answer: recorded, ignored.
+   */
+  awaits(call: CallRow): boolean {
+    if (call.purpose !== 'step' || call.generation !== this.order.generation || this.currentNode !== call.nodeId) return false;
+    const rec = this.nodes.get(call.nodeId);
+    return !!rec && rec.status === 'running' && rec.runs === call.run && rec.attempt === call.attempt;
+  }
+
+  /** The answer of the call the run waits for: the node's `answer` decides, then the run goes on. */
+  async answerStep(call: CallRow, answer: ExternalAnswer): Promise<void> {
+    const compiled = this.flow.nodes.get(call.nodeId)!;
+    const handle = compiled.def.answer;
+    if (!handle) throw new Error(`node type ${compiled.def.type} made a call but has no answer()`);
+    this.note('node.answer', `${this.label(call.nodeId)}: ${answerText(answer)} (attempt ${call.attempt})`, call.nodeId, { attempt: call.attempt, status: answer.status });
+    const event = await this.invokeStep(call.nodeId, call.attempt, 'answer', (ctx) => handle(ctx, answer));
+    if (!event) return;
+    const [next, actions] = transition(this.flow.machine, this.snapshot as any, event as any);
+    this.snapshot = next as Snapshot;
+    this.enqueue(actions);
+    await this.drain();
+  }
+
+  /** An answer the run no longer waits for (cancelled, moved on, a repeat): only the timeline hears of it. */
+  noteLateAnswer(call: CallRow, answer: ExternalAnswer): void {
+    this.note('node.late_answer', `Late answer for ${this.label(call.nodeId)} (attempt ${call.attempt}): ${answerText(answer)}; changed nothing`, call.nodeId, {
+      attempt: call.attempt,
+      status: answer.status,
+    });
+  }
+
+  /**
+   * The answer of an undo call (rollback or cancel of an external step): recorded in the
+   * timeline; a failure that may pass is tried again by the node's retry policy, durably.
+   */
+  answerUndo(call: CallRow, answer: ExternalAnswer): void {
+    const label = this.label(call.nodeId);
+    const ok = answer.status !== null && answer.status >= 200 && answer.status < 300;
+    if (ok) {
+      this.note('node.undo_call', `Undo of ${label}: ${answerText(answer)}`, call.nodeId, { attempt: call.attempt, status: answer.status });
+      return;
+    }
+    const policy = this.retryPolicyOf(call.nodeId);
+    const retryable = !answer.terminal && (answer.status === null || answer.status >= 500 || answer.status === 408 || answer.status === 429);
+    if (retryable && call.attempt < policy.attempts) {
+      const dueAt = this.now() + policy.backoffMs * policy.factor ** (call.attempt - 1);
+      this.note('node.undo_retry', `Undo of ${label} failed (attempt ${call.attempt} of ${policy.attempts}): ${answerText(answer)}; retrying`, call.nodeId, { attempt: call.attempt, retryAt: dueAt });
+      this.recordCall(call.nodeId, call.run, 'undo', call.attempt + 1, call.request, dueAt);
+      return;
+    }
+    this.note('node.undo_failed', `Undoing ${label} failed: ${answerText(answer)}`, call.nodeId, { attempt: call.attempt, status: answer.status });
+  }
+
+  private retryPolicyOf(nodeId: string): RetryPolicy {
+    const compiled = this.flow.nodes.get(nodeId)!;
+    return compiled.def.retryPolicy?.(compiled.params) ?? compiled.def.retry ?? DEFAULT_RETRY_POLICY;
   }
 
   private stepFailed(nodeId: string, attempt: number, err: unknown): FlowEvent | null {
@@ -283,8 +390,11 @@ export class RunSlice {
     const rec = this.node(nodeId);
     const message = err instanceof Error ? err.message : String(err);
     const terminal = isTerminalFailure(err);
-    const policy = compiled.def.retry ?? DEFAULT_RETRY_POLICY;
+    const policy = this.retryPolicyOf(nodeId);
     rec.error = message;
+    // An external step's failure may carry what it got back (http.call: `{ status, body, attempts }`).
+    const output = (err as { output?: unknown } | null)?.output;
+    if (output !== undefined) rec.output = output;
     if (!terminal && attempt < policy.attempts) {
       const delay = (err as { retryAfterMs?: number }).retryAfterMs ?? policy.backoffMs * policy.factor ** (attempt - 1);
       const dueAt = this.now() + delay;
@@ -400,12 +510,14 @@ export class RunSlice {
       if (!compiled) continue;
       const undo =
         mode === 'cancel' ? (compiled.def.cancel === null ? undefined : compiled.def.cancel ?? compiled.def.compensate) : compiled.def.compensate;
-      if (!undo) continue;
+      if (!undo || compiled.def.undoable?.(compiled.params) === false) continue;
       ran = true;
       await this.sql('SAVEPOINT undo');
       try {
-        await undo(this.stepContext(rec.nodeId, rec.attempt));
+        const undone = await undo(this.stepContext(rec.nodeId, rec.attempt));
         await this.sql('RELEASE SAVEPOINT undo');
+        // An external step undoes remotely: the call is made after commit and retried durably; its answer goes to the timeline.
+        if (isExternalCall(undone)) this.recordCall(rec.nodeId, rec.runs, 'undo', 1, undone.call, this.now());
         rec.status = 'rolled_back';
         this.touch(rec);
         this.note('node.rolled_back', `${this.label(rec.nodeId)} undone`, rec.nodeId);
@@ -461,6 +573,8 @@ export class RunSlice {
 
   /** After the machine reached a final state: undo if needed, set the final status, emit the event. */
   async finishIfDone(): Promise<void> {
+    // A slice over an order that already ended (a late answer, an undo call's answer) only records.
+    if (isFinished(this.order.status)) return;
     while (this.snapshot.status === 'done') {
       const output = this.snapshot.output as FlowOutput;
       const endNode = typeof this.snapshot.value === 'string' ? this.snapshot.value : '';
@@ -539,7 +653,7 @@ export class RunSlice {
     await this.finishIfDone();
     const now = this.now();
     const waits = this.waits;
-    if (!['completed', 'declined', 'cancelled', 'failed', 'rolled_back'].includes(this.order.status))
+    if (!isFinished(this.order.status))
       this.order.status = waits.length > 0 ? 'waiting' : 'running';
     const persisted: PersistedSnapshot | null = this.snapshot
       ? { value: this.snapshot.value, context: this.snapshot.context as PersistedSnapshot['context'] }
@@ -557,6 +671,7 @@ export class RunSlice {
         cancelTimers: this.cancelledTimers,
         cancelAllTimersAt: this.cancelAllTimersAt,
         timeline: this.timeline,
+        calls: this.calls,
         outbox,
         order: {
           status: this.order.status,

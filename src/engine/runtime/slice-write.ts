@@ -11,6 +11,7 @@ import { nodeRecordsJson, nodeRecordUpsertSql, type NodeRecord } from './node-re
 import { outboxInsertSql } from './outbox.js';
 import { timelineInsertSql, timelineJson, type TimelineEntry } from './timeline.js';
 import type { WaitRow } from './waits.js';
+import { callInsertSql, callsJson, type NewCall } from './order-calls.js';
 
 /** An open wait the slice closed (it was open before the slice). */
 export interface WaitClose {
@@ -56,6 +57,8 @@ export interface SliceWrite {
   /** Every pending timer of the order cancelled at this time (the run ended or was cancelled). */
   cancelAllTimersAt: number | null;
   timeline: TimelineEntry[];
+  /** External calls recorded by the slice. */
+  calls: NewCall[];
   outbox: { id: string; event: string; data: Record<string, unknown> }[];
   order: OrderWrite;
 }
@@ -175,6 +178,7 @@ export function sliceWriteStatement(w: SliceWrite): { name: string; text: string
   if (w.timers.length) parts.push(timerInsertSql(p, w.timers, w.now));
   if (w.cancelTimers.length || w.cancelAllTimersAt !== null) parts.push(timerCancelSql(p, order, w.cancelTimers, w.cancelAllTimersAt));
   if (w.timeline.length) parts.push(timelineInsertSql(order, p.json(timelineJson(w.timeline))));
+  if (w.calls.length) parts.push(callInsertSql(order, p.json(callsJson(w.calls)), `${p.add(w.now)}::bigint`));
   const ctes = parts.length ? `WITH ${parts.map((part, i) => `w${i} AS (${part})`).join(',\n')}\n` : '';
   const text = `${ctes}${orderUpdateSql(p, order, w.order, w.now)}`;
   return { name: statementName(text), text, values: p.values };

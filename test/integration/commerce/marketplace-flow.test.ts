@@ -262,7 +262,7 @@ describe('split failures', () => {
     const result = await db.tx(async (tx) => {
       const order = orderView((await readOrder(tx, id))!);
       return commerceSplitBySeller.run!({
-        nodeId: 'split', params: {}, attempt: 2, order, vars: {}, nodes: {}, passes: {}, tx, clock: h.t.service.ctx.clock, services: {},
+        nodeId: 'split', params: {}, attempt: 2, order, vars: {}, nodes: {}, passes: {}, tx, clock: h.t.service.ctx.clock, services: {}, wiredBranches: [],
       });
     });
     expect(result).toMatchObject({ branch: 'awaiting', vars: { sellers: ['seller_acme', 'seller_bolt'], pendingSellers: ['seller_bolt'] } });

@@ -32,6 +32,7 @@ export function stepContext<P>(params: P, overrides: Partial<StepContext<P>> = {
     tx: { query: () => Promise.reject(new Error('pure node touched the database')) },
     clock: new ManualClock(1_000),
     services: {},
+    wiredBranches: [],
     ...overrides,
   };
 }
