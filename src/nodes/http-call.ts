@@ -5,6 +5,7 @@ import { durationSchema, parseDuration } from '../engine/duration.js';
 import type { ExternalAnswer, ExternalCall, ExternalRequest, NodeTypeDef, RetryPolicy, StepContext, StepResult } from '../engine/node-type.js';
 import { renderJsonTemplate } from '../engine/template.js';
 import { RetryableError, TerminalError } from '../domain/errors.js';
+import { isSuccessStatus, mayPassLater } from '../engine/runtime/run-decisions.js';
 
 /** Longest timeout a flow may set: a call holds no lock, but its lease and a worker slot last this long. */
 const MAX_TIMEOUT_MS = 120_000;
@@ -86,8 +87,8 @@ function withOutput<E extends Error>(err: E, output: HttpCallOutput): E {
 function outcome(ctx: StepContext<HttpCallParams>, answer: ExternalAnswer): StepResult {
   const output: HttpCallOutput = { status: answer.status, body: answer.body, attempts: answer.attempt };
   const status = answer.status;
-  if (status !== null && status >= 200 && status < 300) return { branch: 'ok', output, summary: `HTTP ${status}` };
-  if (status !== null && status >= 400 && status < 500 && status !== 408 && status !== 429) {
+  if (isSuccessStatus(status)) return { branch: 'ok', output, summary: `HTTP ${status}` };
+  if (status !== null && status >= 400 && status < 500 && !mayPassLater(status, false)) {
     // A refusal is the receiver's answer, not an outage: never retried. Unwired, it fails the run.
     if (ctx.wiredBranches.includes('rejected')) return { branch: 'rejected', output, summary: `Rejected: HTTP ${status}` };
     throw withOutput(new TerminalError(`The receiver refused the call: HTTP ${status}`, 'call_rejected'), output);

@@ -29,6 +29,7 @@ import { TransactionReadCache } from '../../db/transaction-read-cache.js';
 import type { ReferenceCache, ReferenceVersion } from '../../db/reference-cache.js';
 import { StepSavepointNeeded } from './step-savepoint-needed.js';
 import { withSpan } from '../../telemetry/spans.js';
+import { awaitsAnswer, decideFailure, decideUndoAnswer, restingStatus, undoOrder } from './run-decisions.js';
 import { CALL_TIMER_KIND, callId, callTimerId, idempotencyKey, type CallPurpose, type CallRow, type NewCall } from './order-calls.js';
 
 /** Upper bound of actions in one slice: a flow that never waits is a bug, not a workload. */
@@ -331,9 +332,7 @@ export class RunSlice {
    * run and attempt in the same generation. Anything else is a late answer: recorded, ignored.
    */
   awaits(call: CallRow): boolean {
-    if (call.purpose !== 'step' || call.generation !== this.order.generation || this.currentNode !== call.nodeId) return false;
-    const rec = this.nodes.get(call.nodeId);
-    return !!rec && rec.status === 'running' && rec.runs === call.run && rec.attempt === call.attempt;
+    return awaitsAnswer(call, this.order.generation, this.currentNode, this.nodes.get(call.nodeId));
   }
 
   /** The answer of the call the run waits for: the node's `answer` decides, then the run goes on. */
@@ -364,17 +363,18 @@ export class RunSlice {
    */
   answerUndo(call: CallRow, answer: ExternalAnswer): void {
     const label = this.label(call.nodeId);
-    const ok = answer.status !== null && answer.status >= 200 && answer.status < 300;
-    if (ok) {
+    const policy = this.retryPolicyOf(call.nodeId);
+    const decision = decideUndoAnswer(answer.status, answer.terminal, call.attempt, policy, this.now());
+    if (decision.kind === 'done') {
       this.note('node.undo_call', `Undo of ${label}: ${answerText(answer)}`, call.nodeId, { attempt: call.attempt, status: answer.status });
       return;
     }
-    const policy = this.retryPolicyOf(call.nodeId);
-    const retryable = !answer.terminal && (answer.status === null || answer.status >= 500 || answer.status === 408 || answer.status === 429);
-    if (retryable && call.attempt < policy.attempts) {
-      const dueAt = this.now() + policy.backoffMs * policy.factor ** (call.attempt - 1);
-      this.note('node.undo_retry', `Undo of ${label} failed (attempt ${call.attempt} of ${policy.attempts}): ${answerText(answer)}; retrying`, call.nodeId, { attempt: call.attempt, retryAt: dueAt });
-      this.recordCall(call.nodeId, call.run, 'undo', call.attempt + 1, call.request, dueAt);
+    if (decision.kind === 'retry') {
+      this.note('node.undo_retry', `Undo of ${label} failed (attempt ${call.attempt} of ${policy.attempts}): ${answerText(answer)}; retrying`, call.nodeId, {
+        attempt: call.attempt,
+        retryAt: decision.dueAt,
+      });
+      this.recordCall(call.nodeId, call.run, 'undo', call.attempt + 1, call.request, decision.dueAt);
       return;
     }
     this.note('node.undo_failed', `Undoing ${label} failed: ${answerText(answer)}`, call.nodeId, { attempt: call.attempt, status: answer.status });
@@ -395,9 +395,9 @@ export class RunSlice {
     // An external step's failure may carry what it got back (http.call: `{ status, body, attempts }`).
     const output = (err as { output?: unknown } | null)?.output;
     if (output !== undefined) rec.output = output;
-    if (!terminal && attempt < policy.attempts) {
-      const delay = (err as { retryAfterMs?: number }).retryAfterMs ?? policy.backoffMs * policy.factor ** (attempt - 1);
-      const dueAt = this.now() + delay;
+    const decision = decideFailure(policy, attempt, terminal, this.now(), (err as { retryAfterMs?: number }).retryAfterMs);
+    if (decision.retry) {
+      const { dueAt } = decision;
       this.timers.push({
         id: `${this.order.id}:${this.order.generation}:${nodeId}:${rec.runs}:retry:${attempt + 1}`,
         orderId: this.order.id,
@@ -502,7 +502,7 @@ export class RunSlice {
    * cancel); a failing undo is recorded and does not stop the others.
    */
   async undoCompleted(mode: 'compensate' | 'cancel', outcome: string): Promise<void> {
-    const done = [...this.nodes.values()].filter((r) => r.status === 'succeeded' && r.doneSeq !== null).sort((a, b) => b.doneSeq! - a.doneSeq!);
+    const done = undoOrder(this.nodes.values());
     const errors: string[] = [];
     let ran = false;
     for (const rec of done) {
@@ -654,7 +654,7 @@ export class RunSlice {
     const now = this.now();
     const waits = this.waits;
     if (!isFinished(this.order.status))
-      this.order.status = waits.length > 0 ? 'waiting' : 'running';
+      this.order.status = restingStatus(waits.length);
     const persisted: PersistedSnapshot | null = this.snapshot
       ? { value: this.snapshot.value, context: this.snapshot.context as PersistedSnapshot['context'] }
       : null;

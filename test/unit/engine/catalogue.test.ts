@@ -28,6 +28,7 @@ describe('catalogue', () => {
       'wait.delay': { duration: '1h' },
       'logic.branch': { when: { path: 'vars.x', op: 'exists' } },
       'logic.loop': { maxPasses: 3 },
+      'http.call': { url: 'https://erp.example.com/orders' },
       end: { outcome: 'completed' },
     };
     for (const def of genericNodeTypes) {
