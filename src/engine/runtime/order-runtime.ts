@@ -30,7 +30,7 @@ export interface RuntimeDeps {
   flows: FlowRegistry;
   services?: StepServices;
   /** Called after a commit with the timers it scheduled (the scheduler indexes those due soon). */
-  onTimers?: (timers: NewTimer[]) => void;
+  onTimers?: (timers: readonly NewTimer[]) => void;
   /** Called after a commit that wrote outbox rows (the dispatcher wakes up). */
   onOutbox?: (ids: string[]) => void;
   /** Told about every committed slice (metrics, lifecycle logs); listeners are cheap and synchronous. */

@@ -5,9 +5,11 @@
 // back as step.done / step.failed / wait.resolved and stops when the machine waits or ends.
 // Steps run without a SAVEPOINT (one transaction id per slice); when one throws, the command
 // is rerun with a SAVEPOINT around every step, so a failing step still leaves no partial
-// writes (StepSavepointNeeded). The slice keeps its own writes (node records, waits, timers,
-// timeline, outbox, the orders row) in memory and flush() writes them in one statement
-// (slice-write.ts); the caller commits.
+// writes (StepSavepointNeeded). An external step's body returns a call instead of a result: the
+// slice records it and the machine stays at the node until the answer's command (answerStep).
+// The run's rules are pure functions (run-decisions.ts); what the slice decides to write
+// (node records, waits, timers, calls, timeline, outbox) is kept in a SliceRecord and flush()
+// writes it with the orders row in one statement (slice-write.ts); the caller commits.
 import { randomUUID } from 'node:crypto';
 import { initialTransition, transition } from 'xstate';
 import type { PoolClient } from 'pg';
@@ -18,19 +20,19 @@ import { isTerminalFailure } from '../../domain/errors.js';
 import type { NewTimer } from '../scheduler/timer-store.js';
 import { emptyNodeRecord, loadNodeRecords, saveNodeRecords, type NodeRecord } from './node-record.js';
 import { isFinished, orderView, type OrderRow, type OrderStatus, type PersistedSnapshot } from './order-row.js';
-import type { TimelineEntry } from './timeline.js';
 import { outboxRows, type OutboxEvent } from './outbox.js';
 import { openWaits, type WaitRow } from './waits.js';
 import { orderSummary } from './order-summary.js';
-import { sliceWriteStatement, type WaitClose } from './slice-write.js';
+import { sliceWriteStatement } from './slice-write.js';
 import { stepClient } from './step-client.js';
 import { StalePreparedPlan } from './stale-prepared-plan.js';
 import { TransactionReadCache } from '../../db/transaction-read-cache.js';
 import type { ReferenceCache, ReferenceVersion } from '../../db/reference-cache.js';
 import { StepSavepointNeeded } from './step-savepoint-needed.js';
+import { SliceRecord } from './slice-record.js';
 import { withSpan } from '../../telemetry/spans.js';
 import { awaitsAnswer, decideFailure, decideUndoAnswer, restingStatus, undoOrder } from './run-decisions.js';
-import { CALL_TIMER_KIND, callId, callTimerId, idempotencyKey, type CallPurpose, type CallRow, type NewCall } from './order-calls.js';
+import { CALL_TIMER_KIND, callId, callTimerId, idempotencyKey, type CallPurpose, type CallRow } from './order-calls.js';
 
 /** Upper bound of actions in one slice: a flow that never waits is a bug, not a workload. */
 const MAX_ACTIONS_PER_SLICE = 10_000;
@@ -79,23 +81,9 @@ export const TIMER_KINDS = { waitTimeout: 'wait.timeout', stepRetry: 'step.retry
 export class RunSlice {
   private snapshot!: Snapshot;
   private nodes!: Map<string, NodeRecord>;
-  private readonly dirtyNodes = new Set<string>();
-  private readonly timeline: TimelineEntry[] = [];
-  private readonly events: OutboxEvent[] = [];
-  /** Timers committed with this slice; handed to the scheduler's index after commit. */
-  readonly timers: NewTimer[] = [];
-  /** External calls recorded in this slice (made after commit, each woken by its `call.perform` timer). */
-  private readonly calls: NewCall[] = [];
+  /** What the slice will write (slice-record.ts). */
+  private record!: SliceRecord;
   private queue: { type: string; nodeId: string }[] = [];
-  private varsChanged = false;
-  /** Open waits, as order_waits will hold them after commit. */
-  private waits: WaitRow[] = [];
-  /** Waits opened in this slice (inserted at commit, closed ones with their final status). */
-  private readonly newWaits: WaitRow[] = [];
-  /** Waits that were open before the slice and were closed in it. */
-  private readonly closedWaits: WaitClose[] = [];
-  private readonly cancelledTimers: { id: string; at: number }[] = [];
-  private cancelAllTimersAt: number | null = null;
   /** The transaction as steps see it (step-client.ts): the same client, with prepared statements and the read cache. */
   private readonly stepTx: PoolClient;
   /** Reads steps repeat within this slice (slice-read-cache.ts); emptied when a step's writes are rolled back. */
@@ -123,7 +111,7 @@ export class RunSlice {
   static async open(tx: PoolClient, order: OrderRow, flow: CompiledFlow, deps: SliceDeps, state?: SliceState): Promise<RunSlice> {
     const slice = new RunSlice(tx, order, flow, deps);
     slice.nodes = state ? state.nodes : await loadNodeRecords(tx, order.id);
-    slice.waits = [...(state ? state.waits : await openWaits(tx, order.id))];
+    slice.record = new SliceRecord(state ? state.waits : await openWaits(tx, order.id));
     if (order.snapshot) slice.snapshot = flow.machine.resolveState(order.snapshot as any) as Snapshot;
     if (deps.referenceCache && state?.referenceVersion) slice.readCache.reference = { cache: deps.referenceCache, version: state.referenceVersion };
     return slice;
@@ -131,7 +119,12 @@ export class RunSlice {
 
   /** The order's open waits as they stand in this slice, in (since, node id) order. */
   get openWaits(): readonly WaitRow[] {
-    return this.waits;
+    return this.record.openWaits;
+  }
+
+  /** Timers committed with this slice; handed to the scheduler's index after commit. */
+  get timers(): readonly NewTimer[] {
+    return this.record.timers;
   }
 
   now(): number {
@@ -158,21 +151,20 @@ export class RunSlice {
   }
 
   private touch(rec: NodeRecord): void {
-    this.dirtyNodes.add(rec.nodeId);
+    this.record.touch(rec.nodeId);
   }
 
   note(kind: string, message: string, nodeId: string | null = null, data: Record<string, unknown> | null = null): void {
-    this.timeline.push({ at: this.now(), kind, message, nodeId, data });
+    this.record.note({ at: this.now(), kind, message, nodeId, data });
   }
 
   emit(event: OutboxEvent): void {
-    this.events.push(event);
+    this.record.emit(event);
   }
 
   setVars(vars: Record<string, unknown> | undefined): void {
     if (!vars || Object.keys(vars).length === 0) return;
     this.order.vars = { ...this.order.vars, ...vars };
-    this.varsChanged = true;
   }
 
   label(nodeId: string): string {
@@ -321,8 +313,10 @@ export class RunSlice {
   private recordCall(nodeId: string, run: number, purpose: CallPurpose, attempt: number, request: ExternalRequest, dueAt: number): void {
     const { id: orderId, generation } = this.order;
     const id = callId(orderId, generation, nodeId, run, purpose, attempt);
-    this.calls.push({ id, orderId, generation, nodeId, run, purpose, attempt, idempotencyKey: idempotencyKey(orderId, generation, nodeId, run, purpose), request });
-    this.timers.push({ id: callTimerId(id), orderId, kind: CALL_TIMER_KIND, nodeId, run, dueAt, payload: { callId: id, generation } });
+    this.record.call(
+      { id, orderId, generation, nodeId, run, purpose, attempt, idempotencyKey: idempotencyKey(orderId, generation, nodeId, run, purpose), request },
+      { id: callTimerId(id), orderId, kind: CALL_TIMER_KIND, nodeId, run, dueAt, payload: { callId: id, generation } },
+    );
     const what = purpose === 'undo' ? `Undo of ${this.label(nodeId)}` : this.label(nodeId);
     this.note('node.call', `${what}: ${request.method} ${callTarget(request.url)} (attempt ${attempt})`, nodeId, { attempt, purpose, method: request.method, url: callTarget(request.url) });
   }
@@ -398,7 +392,7 @@ export class RunSlice {
     const decision = decideFailure(policy, attempt, terminal, this.now(), (err as { retryAfterMs?: number }).retryAfterMs);
     if (decision.retry) {
       const { dueAt } = decision;
-      this.timers.push({
+      this.record.schedule({
         id: `${this.order.id}:${this.order.generation}:${nodeId}:${rec.runs}:retry:${attempt + 1}`,
         orderId: this.order.id,
         kind: TIMER_KINDS.stepRetry,
@@ -457,7 +451,7 @@ export class RunSlice {
     const deadline = spec.timeoutMs === null ? null : now + spec.timeoutMs;
     if (deadline !== null) {
       timerId = `${this.order.id}:${this.order.generation}:${nodeId}:${rec.runs}:timeout`;
-      this.timers.push({ id: timerId, orderId: this.order.id, kind: TIMER_KINDS.waitTimeout, nodeId, run: rec.runs, dueAt: deadline, payload: { generation: this.order.generation } });
+      this.record.schedule({ id: timerId, orderId: this.order.id, kind: TIMER_KINDS.waitTimeout, nodeId, run: rec.runs, dueAt: deadline, payload: { generation: this.order.generation } });
     }
     const title = spec.title ?? (spec.kind === 'event' ? `Waiting for ${spec.event}` : spec.kind === 'delay' ? `Delay until ${new Date(deadline ?? now).toISOString()}` : this.label(nodeId));
     const wait: WaitRow = {
@@ -478,9 +472,7 @@ export class RunSlice {
       closedAt: null,
       timerId,
     };
-    this.newWaits.push(wait);
-    this.waits.push(wait);
-    this.waits.sort((a, b) => a.since - b.since || (a.nodeId < b.nodeId ? -1 : a.nodeId > b.nodeId ? 1 : 0));
+    this.record.openWait(wait);
     this.note('wait.opened', title, nodeId, { kind: spec.kind, event: spec.event ?? null, deadline });
   }
 
@@ -488,8 +480,8 @@ export class RunSlice {
   async resolveWait(wait: WaitRow, resolution: WaitResolution, closeAs: string, by: string | null = null, note: string | null = null): Promise<StepResult> {
     const compiled = this.flow.nodes.get(wait.nodeId)!;
     const result = compiled.def.resolveWait!(compiled.params, resolution);
-    this.closeWait(wait, closeAs, this.now(), by, note);
-    if (wait.timerId && resolution.kind !== 'timeout' && resolution.kind !== 'elapsed') this.cancelTimer(wait.timerId, this.now());
+    this.record.closeWait(wait, closeAs, this.now(), by, note);
+    if (wait.timerId && resolution.kind !== 'timeout' && resolution.kind !== 'elapsed') this.record.cancelTimer(wait.timerId, this.now());
     this.completeNode(wait.nodeId, result);
     await this.send({ type: 'wait.resolved', nodeId: wait.nodeId, branch: result.branch });
     return result;
@@ -545,30 +537,9 @@ export class RunSlice {
     }
   }
 
-  /** Closes an open wait (written at commit). */
-  private closeWait(wait: WaitRow, status: string, at: number, by: string | null = null, note: string | null = null): void {
-    const same = (w: WaitRow) => w.nodeId === wait.nodeId && w.run === wait.run && w.generation === wait.generation;
-    const open = this.waits.find(same);
-    if (!open) return; // already closed: the UPDATE … AND status = 'open' would change nothing either
-    this.waits = this.waits.filter((w) => !same(w));
-    const fresh = this.newWaits.find(same);
-    if (fresh) Object.assign(fresh, { status, closedAt: at, decidedBy: by, note });
-    else this.closedWaits.push({ nodeId: wait.nodeId, run: wait.run, generation: wait.generation, status, closedAt: at, decidedBy: by, note });
-  }
-
-  /** Cancels a pending timer (written at commit); one scheduled in this slice is simply not written. */
-  private cancelTimer(id: string, at: number): void {
-    const i = this.timers.findIndex((t) => t.id === id);
-    if (i >= 0) this.timers.splice(i, 1);
-    else this.cancelledTimers.push({ id, at });
-  }
-
   /** Closes open waits and timers of the run (end, cancel). */
   private closeAllWaits(status: string): void {
-    const now = this.now();
-    for (const w of [...this.waits]) this.closeWait(w, status, now);
-    // Like cancelForOrder at this point: timers this slice schedules later are not affected.
-    this.cancelAllTimersAt ??= now;
+    this.record.closeAll(status, this.now());
   }
 
   /** After the machine reached a final state: undo if needed, set the final status, emit the event. */
@@ -615,7 +586,6 @@ export class RunSlice {
     await this.saveDirty();
     await this.sql('DELETE FROM order_nodes WHERE order_id = $1', [this.order.id]);
     this.nodes = new Map();
-    this.dirtyNodes.clear();
     this.order.generation += 1;
     this.order.instanceId = randomUUID();
     this.order.stepSeq = 0;
@@ -641,8 +611,7 @@ export class RunSlice {
   // ---- persisting -------------------------------------------------------------------------
 
   private async saveDirty(): Promise<void> {
-    await saveNodeRecords(this.tx, this.order.id, [...this.dirtyNodes].map((id) => this.node(id)));
-    this.dirtyNodes.clear();
+    await saveNodeRecords(this.tx, this.order.id, this.record.takeDirtyNodes().map((id) => this.node(id)));
   }
 
   /**
@@ -652,26 +621,25 @@ export class RunSlice {
   async flush(): Promise<string[]> {
     await this.finishIfDone();
     const now = this.now();
-    const waits = this.waits;
+    const waits = this.record.openWaits;
     if (!isFinished(this.order.status))
       this.order.status = restingStatus(waits.length);
     const persisted: PersistedSnapshot | null = this.snapshot
       ? { value: this.snapshot.value, context: this.snapshot.context as PersistedSnapshot['context'] }
       : null;
-    const outbox = outboxRows(this.order.id, this.order.generation, this.events, orderSummary(this.order) as unknown as Record<string, unknown>);
-    const nodes = [...this.dirtyNodes].map((id) => this.node(id));
-    this.dirtyNodes.clear();
+    const outbox = outboxRows(this.order.id, this.order.generation, this.record.events, orderSummary(this.order) as unknown as Record<string, unknown>);
+    const nodes = this.record.takeDirtyNodes().map((id) => this.node(id));
     const statement = sliceWriteStatement({
         orderId: this.order.id,
         now,
         nodes,
-        newWaits: this.newWaits,
-        closedWaits: this.closedWaits,
-        timers: this.timers,
-        cancelTimers: this.cancelledTimers,
-        cancelAllTimersAt: this.cancelAllTimersAt,
-        timeline: this.timeline,
-        calls: this.calls,
+        newWaits: this.record.newWaits,
+        closedWaits: this.record.closedWaits,
+        timers: this.record.timers,
+        cancelTimers: this.record.cancelledTimers,
+        cancelAllTimersAt: this.record.cancelAllTimersAt,
+        timeline: this.record.timeline,
+        calls: this.record.calls,
         outbox,
         order: {
           status: this.order.status,
@@ -692,7 +660,6 @@ export class RunSlice {
         },
       });
     await this.sql(statement);
-    void this.varsChanged;
     return outbox.map((r) => r.id);
   }
 }
