@@ -138,6 +138,11 @@ export async function releaseReservations(q: Queryable, orderId: string, generat
   return settleReservations(q, 'release', "status = 'released'", "order_id = $1 AND generation = $2 AND status = 'reserved'", [orderId, generation], now);
 }
 
+/** Releases the still-held reservations one node of the run made (an external ship step that never booked). */
+export async function releaseNodeReservations(q: Queryable, orderId: string, generation: number, nodeId: string, now: number): Promise<ReservationRow[]> {
+  return settleReservations(q, 'release', "status = 'released'", "order_id = $1 AND generation = $2 AND node_id = $3 AND status = 'reserved'", [orderId, generation, nodeId], now);
+}
+
 /** Goods left the building: the reservations become consumed (on_hand and reserved both drop). */
 export async function consumeReservations(
   q: Queryable,

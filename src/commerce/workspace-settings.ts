@@ -1,7 +1,8 @@
-// Reads the administrator's workspace settings the commerce steps need (rates, tax, return window, fraud threshold).
+// Reads the administrator's workspace settings the commerce steps need (rates, tax, return window, fraud threshold, port adapters).
 import type { Queryable } from '../db/db.js';
 import { cachedRows, referenceRows } from '../db/transaction-read-cache.js';
 import type { ExchangeRates } from '../domain/fx.js';
+import type { StoredHttpAdapter } from './http-adapter.js';
 
 export interface CommerceSettings {
   exchangeRates: ExchangeRates;
@@ -10,6 +11,8 @@ export interface CommerceSettings {
   returnWindowDays: number;
   /** A fraud score above this goes to review. */
   fraudThreshold: number;
+  /** The ports served by an HTTP service (docs/integrations.md); null = the port's in-database ledger. */
+  adapters: { payments: StoredHttpAdapter | null; carrier: StoredHttpAdapter | null };
 }
 
 /** The workspace row (applied from the workspace file at every start); a missing row is a setup bug. */
@@ -19,7 +22,7 @@ export async function readCommerceSettings(q: Queryable): Promise<CommerceSettin
     q,
     'workspace',
     ['1'],
-    () => cachedRows(q, 'workspace', 'SELECT exchange_rates, tax_rate, return_window_days, fraud_threshold FROM workspace WHERE id = 1', []),
+    () => cachedRows(q, 'workspace', 'SELECT exchange_rates, tax_rate, return_window_days, fraud_threshold, adapters FROM workspace WHERE id = 1', []),
     () => '1',
   );
   const row = rows[0];
@@ -29,5 +32,6 @@ export async function readCommerceSettings(q: Queryable): Promise<CommerceSettin
     taxRate: Number(row.tax_rate),
     returnWindowDays: Number(row.return_window_days),
     fraudThreshold: Number(row.fraud_threshold),
+    adapters: { payments: row.adapters?.payments ?? null, carrier: row.adapters?.carrier ?? null },
   };
 }

@@ -3,6 +3,16 @@ import type { PoolClient } from 'pg';
 import type { Workspace } from './workspace-schema.js';
 import { toMinor } from '../domain/money.js';
 import { readSetting, writeSetting } from '../db/settings-store.js';
+import { parseDuration } from '../engine/duration.js';
+import type { StoredHttpAdapter } from '../commerce/http-adapter.js';
+
+/** The adapters as the workspace row keeps them (`workspace.adapters`): timeouts in milliseconds. */
+function storedAdapters(adapters: Workspace['adapters']): Record<string, StoredHttpAdapter> {
+  const stored: Record<string, StoredHttpAdapter> = {};
+  for (const [port, a] of Object.entries(adapters))
+    if (a) stored[port] = { url: a.url, secret: a.secret ?? null, timeoutMs: parseDuration(a.timeout) };
+  return stored;
+}
 
 /**
  * Upserts workspace settings, locations, sellers, products (USD catalogue prices), stock
@@ -12,13 +22,13 @@ import { readSetting, writeSetting } from '../db/settings-store.js';
 export async function applyWorkspace(client: PoolClient, ws: Workspace, source: string, now: number): Promise<void> {
   await client.query(
     `INSERT INTO workspace (id, name, exchange_rates, tax_rate, return_window_days, fraud_threshold, order_routes,
-                            edi_partners, platform_name, platform_secret, source, updated_at)
-     VALUES (1, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+                            edi_partners, platform_name, platform_secret, adapters, source, updated_at)
+     VALUES (1, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
      ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, exchange_rates = EXCLUDED.exchange_rates,
        tax_rate = EXCLUDED.tax_rate, return_window_days = EXCLUDED.return_window_days,
        fraud_threshold = EXCLUDED.fraud_threshold, order_routes = EXCLUDED.order_routes,
        edi_partners = EXCLUDED.edi_partners, platform_name = EXCLUDED.platform_name,
-       platform_secret = EXCLUDED.platform_secret, source = EXCLUDED.source, updated_at = EXCLUDED.updated_at`,
+       platform_secret = EXCLUDED.platform_secret, adapters = EXCLUDED.adapters, source = EXCLUDED.source, updated_at = EXCLUDED.updated_at`,
     [
       ws.name,
       JSON.stringify(ws.exchangeRates),
@@ -29,6 +39,7 @@ export async function applyWorkspace(client: PoolClient, ws: Workspace, source: 
       JSON.stringify(ws.ediPartners),
       ws.platform?.name ?? null,
       ws.platform?.clientSecret ?? null,
+      JSON.stringify(storedAdapters(ws.adapters)),
       source,
       now,
     ],

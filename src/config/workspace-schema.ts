@@ -1,5 +1,7 @@
 // The workspace file of runtime-contract section 3: administrator settings, validated with zod.
 import { z } from 'zod';
+import { durationSchema, parseDuration } from '../engine/duration.js';
+import { isOutboundCallUrl, OUTBOUND_CALL_URL_RULE } from '../lib/outbound-call-url.js';
 
 const id = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,99}$/, 'must be 1-100 letters, digits, _ . : -');
 const currencyCode = z.string().regex(/^[A-Z]{3}$/, 'must be a 3-letter uppercase currency code');
@@ -43,6 +45,29 @@ export const customerSchema = z.object({
   creditLimit: money.optional(),
 });
 
+/** Longest timeout of an adapter request (as http.call's): a call holds no lock, but a worker slot and its lease. */
+const MAX_ADAPTER_TIMEOUT_MS = 120_000;
+
+/**
+ * An HTTP adapter of a commerce port (docs/integrations.md): its base URL (no trailing slash),
+ * an optional integration id whose secret signs every request, and the timeout of one request.
+ */
+export const httpAdapterSchema = z.strictObject({
+  url: z
+    .string()
+    .max(2048)
+    .refine(isOutboundCallUrl, OUTBOUND_CALL_URL_RULE)
+    .transform((u) => u.replace(/\/+$/, '')),
+  secret: id.optional(),
+  timeout: durationSchema.refine((d) => parseDuration(d) <= MAX_ADAPTER_TIMEOUT_MS, `At most ${MAX_ADAPTER_TIMEOUT_MS / 1000}s`).default('10s'),
+});
+
+/** Which ports talk to a remote service; an absent port keeps the in-database ledger. */
+export const adaptersSchema = z.strictObject({
+  payments: httpAdapterSchema.optional(),
+  carrier: httpAdapterSchema.optional(),
+});
+
 export const workspaceSchema = z
   .object({
     name: z.string().min(1).max(200),
@@ -62,6 +87,7 @@ export const workspaceSchema = z
     platform: z.object({ clientSecret: z.string().min(1), name: z.string().regex(/^[a-z][a-z0-9_]{0,39}$/) }).optional(),
     returnWindowDays: z.number().int().min(0).max(365).default(14),
     fraud: z.object({ approvalThreshold: z.number().min(0).max(100).default(70) }).default({ approvalThreshold: 70 }),
+    adapters: adaptersSchema.default({}),
   })
   .superRefine((ws, ctx) => {
     const sellers = new Set(ws.sellers.map((s) => s.id));

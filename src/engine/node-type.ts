@@ -171,6 +171,12 @@ export interface NodeTypeDef<P = any> {
   answer?(ctx: StepContext<P>, answer: ExternalAnswer): Promise<StepResult> | StepResult;
   wait?(ctx: StepContext<P>): WaitSpec;
   resolveWait?(params: P, resolution: WaitResolution): StepResult;
+  /**
+   * External steps: undoes what `run` prepared in the transaction before its call (e.g. stock it
+   * reserved) when the step finally fails or the order is cancelled while the call is out. The
+   * step never completed, so compensate does not run for it.
+   */
+  abandon?(ctx: StepContext<P>): Promise<void>;
   /** Whether these params leave anything to undo (http.call without `compensate`: nothing); absent = yes. */
   undoable?(params: P): boolean;
   /** Undoes a completed step in the transaction; may return `{ call }` to undo remotely (made after commit, retried durably). */

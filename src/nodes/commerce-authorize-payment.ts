@@ -1,14 +1,46 @@
 // Node type `commerce.authorize_payment`: holds the order total on the buyer's card; undo voids the hold.
-import type { NodeTypeDef, StepContext, StepResult } from '../engine/node-type.js';
-import { FALLIBLE_STEP, generationOf, money, moneyText, noParams, paymentsPort, simulateOf, type NoParams } from './commerce-support.js';
+import type { ExternalCall, NodeTypeDef, StepContext, StepResult } from '../engine/node-type.js';
+import type { AuthorizationRecord, AuthorizeRequest } from '../commerce/payment-gateway.js';
+import { authorizationAnswer, authorizationRequest, voidRequest } from '../commerce/http-payment-gateway.js';
+import { recordAuthorization, recordVoid } from '../commerce/payment-records.js';
+import { newCommerceId } from '../domain/commerce-ids.js';
+import { FALLIBLE_STEP, generationOf, money, moneyText, noParams, paymentsAdapter, paymentsPort, simulateOf, stepReference, type NoParams } from './commerce-support.js';
 
-/** Voids this node's authorizations that were not captured (captured money stays: a cancel refunds nothing). */
-async function voidOpen(ctx: StepContext<NoParams>): Promise<void> {
+/** What this step asks of the gateway: the order total in the order currency. */
+function authorizeRequestOf(ctx: StepContext<NoParams>): AuthorizeRequest {
+  const { order } = ctx;
+  return { orderId: order.id, generation: generationOf(order), nodeId: ctx.nodeId, amountMinor: order.total, currency: order.currency, simulate: simulateOf(order) };
+}
+
+function authorized(auth: AuthorizationRecord): StepResult {
+  return {
+    branch: 'ok',
+    output: { authorizationId: auth.id, amount: money(auth.amountMinor, auth.currency), currency: auth.currency },
+    summary: `Authorized ${moneyText(auth.amountMinor, auth.currency)}`,
+  };
+}
+
+/**
+ * Voids this node's authorizations that were not captured (captured money stays: a cancel refunds
+ * nothing). With the HTTP gateway the latest one is marked voided here and voided remotely after commit.
+ */
+async function voidOpen(ctx: StepContext<NoParams>): Promise<void | ExternalCall> {
+  const now = ctx.clock.now();
   const { rows } = await ctx.tx.query(
-    `SELECT id FROM payment_authorizations WHERE order_id = $1 AND generation = $2 AND node_id = $3 AND status = 'authorized'`,
+    `SELECT id, gateway_ref FROM payment_authorizations WHERE order_id = $1 AND generation = $2 AND node_id = $3 AND status = 'authorized'
+      ORDER BY created_at DESC, id DESC`,
     [ctx.order.id, generationOf(ctx.order), ctx.nodeId],
   );
-  for (const r of rows) await paymentsPort(ctx.services).void(ctx.tx, r.id, ctx.clock.now());
+  const http = await paymentsAdapter(ctx);
+  if (!http) {
+    for (const r of rows) await paymentsPort(ctx.services).void(ctx.tx, r.id, now);
+    return;
+  }
+  // One undo call per step: the authorization of the node's latest run.
+  const latest = rows[0];
+  if (!latest) return;
+  await recordVoid(ctx.tx, latest.id, now);
+  return { call: voidRequest(http, latest.gateway_ref) };
 }
 
 export const commerceAuthorizePayment: NodeTypeDef<NoParams> = {
@@ -21,18 +53,16 @@ export const commerceAuthorizePayment: NodeTypeDef<NoParams> = {
   params: noParams,
   ...FALLIBLE_STEP,
   outputs: '{ authorizationId, amount, currency }',
-  async run(ctx): Promise<StepResult> {
-    const { order } = ctx;
-    const auth = await paymentsPort(ctx.services).authorize(
-      ctx.tx,
-      { orderId: order.id, generation: generationOf(order), nodeId: ctx.nodeId, amountMinor: order.total, currency: order.currency, simulate: simulateOf(order) },
-      ctx.clock.now(),
-    );
-    return {
-      branch: 'ok',
-      output: { authorizationId: auth.id, amount: money(auth.amountMinor, auth.currency), currency: auth.currency },
-      summary: `Authorized ${moneyText(auth.amountMinor, auth.currency)}`,
-    };
+  async run(ctx): Promise<StepResult | ExternalCall> {
+    const req = authorizeRequestOf(ctx);
+    const http = await paymentsAdapter(ctx);
+    if (http) return { call: authorizationRequest(http, { ...req, reference: stepReference(ctx) }) };
+    return authorized(await paymentsPort(ctx.services).authorize(ctx.tx, req, ctx.clock.now()));
+  },
+  // The HTTP gateway answered: record the authorization as the ledger does, its id as the reference.
+  async answer(ctx, answer): Promise<StepResult> {
+    const { gatewayRef } = authorizationAnswer(answer);
+    return authorized(await recordAuthorization(ctx.tx, { ...authorizeRequestOf(ctx), id: newCommerceId('auth'), gatewayRef }, ctx.clock.now()));
   },
   compensate: voidOpen,
   cancel: voidOpen,

@@ -1,8 +1,12 @@
 // Node type `commerce.charge`: takes the order total at once (till, stored card, subscription period).
 import { z } from 'zod';
-import type { NodeTypeDef, StepResult } from '../engine/node-type.js';
+import type { ExternalCall, NodeTypeDef, StepContext, StepResult } from '../engine/node-type.js';
+import type { ChargeRequest } from '../commerce/payment-gateway.js';
+import { chargeAnswer, chargeRequest } from '../commerce/http-payment-gateway.js';
+import { recordCharge } from '../commerce/payment-records.js';
+import { newCommerceId } from '../domain/commerce-ids.js';
 import { refundChargesOfNode } from './commerce-capture-payment.js';
-import { FALLIBLE_STEP, generationOf, money, moneyText, paymentsPort, simulateOf } from './commerce-support.js';
+import { FALLIBLE_STEP, generationOf, money, moneyText, paymentsAdapter, paymentsPort, simulateOf, stepReference } from './commerce-support.js';
 
 export const chargeParams = z.strictObject({
   /** How the buyer pays, recorded on the charge: `card`, `card_present` (till), `stored_card` (subscription). */
@@ -10,6 +14,22 @@ export const chargeParams = z.strictObject({
 });
 
 export type ChargeParams = z.infer<typeof chargeParams>;
+
+/** What this step asks of the gateway: the order total, by the params' method. */
+function chargeRequestOf(ctx: StepContext<ChargeParams>): ChargeRequest {
+  const { order } = ctx;
+  return { orderId: order.id, generation: generationOf(order), nodeId: ctx.nodeId, amountMinor: order.total, currency: order.currency, method: ctx.params.method, simulate: simulateOf(order) };
+}
+
+function charged(ctx: StepContext<ChargeParams>, chargeId: string): StepResult {
+  const { order } = ctx;
+  return {
+    branch: 'ok',
+    output: { chargeId, amount: money(order.total, order.currency), currency: order.currency, method: ctx.params.method },
+    summary: `Charged ${moneyText(order.total, order.currency)} (${ctx.params.method})`,
+    emit: { event: 'order.paid' },
+  };
+}
 
 export const commerceCharge: NodeTypeDef<ChargeParams> = {
   type: 'commerce.charge',
@@ -21,19 +41,19 @@ export const commerceCharge: NodeTypeDef<ChargeParams> = {
   params: chargeParams,
   ...FALLIBLE_STEP,
   outputs: '{ chargeId, amount, currency, method }',
-  async run(ctx): Promise<StepResult> {
-    const { order } = ctx;
-    const { chargeId } = await paymentsPort(ctx.services).charge(
-      ctx.tx,
-      { orderId: order.id, generation: generationOf(order), nodeId: ctx.nodeId, amountMinor: order.total, currency: order.currency, method: ctx.params.method, simulate: simulateOf(order) },
-      ctx.clock.now(),
-    );
-    return {
-      branch: 'ok',
-      output: { chargeId, amount: money(order.total, order.currency), currency: order.currency, method: ctx.params.method },
-      summary: `Charged ${moneyText(order.total, order.currency)} (${ctx.params.method})`,
-      emit: { event: 'order.paid' },
-    };
+  async run(ctx): Promise<StepResult | ExternalCall> {
+    const req = chargeRequestOf(ctx);
+    const http = await paymentsAdapter(ctx);
+    if (http) return { call: chargeRequest(http, { ...req, reference: stepReference(ctx) }) };
+    const { chargeId } = await paymentsPort(ctx.services).charge(ctx.tx, req, ctx.clock.now());
+    return charged(ctx, chargeId);
+  },
+  // The HTTP gateway charged: record the charge as the ledger does, its id as the reference.
+  async answer(ctx, answer): Promise<StepResult> {
+    const { gatewayRef } = chargeAnswer(answer);
+    const chargeId = newCommerceId('ch');
+    await recordCharge(ctx.tx, { ...chargeRequestOf(ctx), id: chargeId, gatewayRef }, ctx.clock.now());
+    return charged(ctx, chargeId);
   },
   compensate: (ctx) => refundChargesOfNode(ctx, 'Order rolled back'),
   // A cancel does not refund charged money.

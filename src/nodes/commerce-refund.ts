@@ -1,10 +1,13 @@
 // Node type `commerce.refund`: gives money back on the order's charges (all that is left, or a given amount).
 import { z } from 'zod';
-import type { NodeTypeDef, StepResult } from '../engine/node-type.js';
+import type { ExternalCall, NodeTypeDef, StepContext, StepResult } from '../engine/node-type.js';
 import { readPath } from '../engine/template.js';
+import { refundAnswer, refundRequest } from '../commerce/http-payment-gateway.js';
+import { recordRefund } from '../commerce/payment-records.js';
+import { newCommerceId } from '../domain/commerce-ids.js';
 import { TerminalError } from '../domain/errors.js';
 import { toMinor } from '../domain/money.js';
-import { FALLIBLE_STEP, money, moneyText, paymentsPort, simulateOf } from './commerce-support.js';
+import { FALLIBLE_STEP, money, moneyText, paymentsAdapter, paymentsPort, simulateOf } from './commerce-support.js';
 
 export const refundParams = z
   .strictObject({
@@ -18,6 +21,55 @@ export const refundParams = z
 
 export type RefundParams = z.infer<typeof refundParams>;
 
+/** One part of the refund: money back on one charge (latest charges first). */
+interface RefundPart {
+  chargeId: string;
+  gatewayRef: string;
+  amountMinor: number;
+}
+
+/** How much to refund (capped at what is left) and from which charges. */
+async function planRefund(ctx: StepContext<RefundParams>): Promise<{ amount: number; parts: RefundPart[] }> {
+  const { order, params } = ctx;
+  const { rows } = await ctx.tx.query(
+    `SELECT c.id, c.gateway_ref, c.amount_minor - coalesce((SELECT sum(r.amount_minor) FROM refunds r WHERE r.charge_id = c.id AND r.status = 'succeeded'), 0) AS open_minor
+       FROM payment_charges c WHERE c.order_id = $1 ORDER BY c.created_at DESC, c.id DESC`,
+    [order.id],
+  );
+  const open = rows.map((r) => ({ id: r.id as string, gatewayRef: r.gateway_ref as string, open: Number(r.open_minor) })).filter((c) => c.open > 0);
+  const refundable = open.reduce((n, c) => n + c.open, 0);
+  let wanted = refundable;
+  if (params.amount !== undefined) wanted = toMinor(params.amount, order.currency);
+  if (params.amountFrom !== undefined) {
+    const value = readPath({ vars: ctx.vars }, params.amountFrom);
+    if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0)
+      throw new TerminalError(`${params.amountFrom} does not hold a positive amount`);
+    wanted = toMinor(value, order.currency);
+  }
+  const amount = Math.min(wanted, refundable);
+  const parts: RefundPart[] = [];
+  let left = Math.max(amount, 0);
+  for (const charge of open) {
+    if (left === 0) break;
+    const part = Math.min(left, charge.open);
+    parts.push({ chargeId: charge.id, gatewayRef: charge.gatewayRef, amountMinor: part });
+    left -= part;
+  }
+  return { amount, parts };
+}
+
+function refunded(ctx: StepContext<RefundParams>, amount: number, refunds: { refundId: string; chargeId: string; amountMinor: number }[]): StepResult {
+  const { currency } = ctx.order;
+  return {
+    branch: 'ok',
+    output: { refunds: refunds.map((r) => ({ refundId: r.refundId, chargeId: r.chargeId, amount: money(r.amountMinor, currency) })), amount: money(amount, currency), currency },
+    summary: `Refunded ${moneyText(amount, currency)}`,
+    emit: { event: 'order.refunded' },
+  };
+}
+
+const NOTHING_TO_REFUND = (currency: string): StepResult => ({ branch: 'ok', output: { refunds: [], amount: 0, currency }, summary: 'Nothing to refund' });
+
 export const commerceRefund: NodeTypeDef<RefundParams> = {
   type: 'commerce.refund',
   kind: 'step',
@@ -29,43 +81,39 @@ export const commerceRefund: NodeTypeDef<RefundParams> = {
   params: refundParams,
   ...FALLIBLE_STEP,
   outputs: '{ refunds: [{ refundId, chargeId, amount }], amount, currency }',
-  async run(ctx): Promise<StepResult> {
+  async run(ctx): Promise<StepResult | ExternalCall> {
     const { order, params } = ctx;
-    const { rows } = await ctx.tx.query(
-      `SELECT c.id, c.amount_minor - coalesce((SELECT sum(r.amount_minor) FROM refunds r WHERE r.charge_id = c.id AND r.status = 'succeeded'), 0) AS open_minor
-         FROM payment_charges c WHERE c.order_id = $1 ORDER BY c.created_at DESC, c.id DESC`,
-      [order.id],
-    );
-    const open = rows.map((r) => ({ id: r.id as string, open: Number(r.open_minor) })).filter((c) => c.open > 0);
-    const refundable = open.reduce((n, c) => n + c.open, 0);
-    let wanted = refundable;
-    if (params.amount !== undefined) wanted = toMinor(params.amount, order.currency);
-    if (params.amountFrom !== undefined) {
-      const value = readPath({ vars: ctx.vars }, params.amountFrom);
-      if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0)
-        throw new TerminalError(`${params.amountFrom} does not hold a positive amount`);
-      wanted = toMinor(value, order.currency);
-    }
-    const amount = Math.min(wanted, refundable);
-    if (amount <= 0) return { branch: 'ok', output: { refunds: [], amount: 0, currency: order.currency }, summary: 'Nothing to refund' };
-    const refunds: { refundId: string; chargeId: string; amount: number }[] = [];
-    let left = amount;
-    for (const charge of open) {
-      if (left === 0) break;
-      const part = Math.min(left, charge.open);
+    const plan = await planRefund(ctx);
+    if (plan.amount <= 0) return NOTHING_TO_REFUND(order.currency);
+    const http = await paymentsAdapter(ctx);
+    if (http)
+      return { call: refundRequest(http, { orderId: order.id, currency: order.currency, reason: params.reason ?? null, parts: plan.parts.map((p) => ({ chargeRef: p.gatewayRef, amountMinor: p.amountMinor })) }) };
+    const refunds = [];
+    for (const part of plan.parts) {
       const { refundId } = await paymentsPort(ctx.services).refund(
         ctx.tx,
-        { orderId: order.id, nodeId: ctx.nodeId, chargeId: charge.id, amountMinor: part, currency: order.currency, reason: params.reason ?? null, simulate: simulateOf(order) },
+        { orderId: order.id, nodeId: ctx.nodeId, chargeId: part.chargeId, amountMinor: part.amountMinor, currency: order.currency, reason: params.reason ?? null, simulate: simulateOf(order) },
         ctx.clock.now(),
       );
-      refunds.push({ refundId, chargeId: charge.id, amount: money(part, order.currency) });
-      left -= part;
+      refunds.push({ refundId, chargeId: part.chargeId, amountMinor: part.amountMinor });
     }
-    return {
-      branch: 'ok',
-      output: { refunds, amount: money(amount, order.currency), currency: order.currency },
-      summary: `Refunded ${moneyText(amount, order.currency)}`,
-      emit: { event: 'order.refunded' },
-    };
+    return refunded(ctx, plan.amount, refunds);
+  },
+  // The HTTP gateway refunded every part: record them as the ledger does, each with the gateway's id.
+  async answer(ctx, answer): Promise<StepResult> {
+    const { order, params } = ctx;
+    const plan = await planRefund(ctx);
+    const { gatewayRefs } = refundAnswer(answer, plan.parts.length);
+    const refunds = [];
+    for (const [i, part] of plan.parts.entries()) {
+      const refundId = newCommerceId('re');
+      await recordRefund(
+        ctx.tx,
+        { id: refundId, orderId: order.id, nodeId: ctx.nodeId, chargeId: part.chargeId, amountMinor: part.amountMinor, currency: order.currency, reason: params.reason ?? null, gatewayRef: gatewayRefs[i] },
+        ctx.clock.now(),
+      );
+      refunds.push({ refundId, chargeId: part.chargeId, amountMinor: part.amountMinor });
+    }
+    return refunded(ctx, plan.amount, refunds);
   },
 };

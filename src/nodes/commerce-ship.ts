@@ -1,9 +1,13 @@
 // Node type `commerce.ship`: books a carrier shipment per ship-from location for the reserved lines.
 import { z } from 'zod';
-import type { NodeTypeDef, StepContext, StepResult } from '../engine/node-type.js';
+import type { ExternalCall, NodeTypeDef, StepContext, StepResult } from '../engine/node-type.js';
+import type { ShipmentLine, ShipmentRecord } from '../commerce/carrier.js';
+import { cancelShipmentsRequest, shipmentsAnswer, shipmentsRequest } from '../commerce/http-carrier.js';
 import { reserveOrderStock } from '../commerce/reserve-order-stock.js';
-import { consumeReservations, restockShipments } from '../commerce/stock-repo.js';
-import { carrierPort, FALLIBLE_STEP, generationOf, simulateOf } from './commerce-support.js';
+import { recordShipment, recordShipmentCancelled } from '../commerce/shipment-records.js';
+import { consumeReservations, releaseNodeReservations, restockShipments } from '../commerce/stock-repo.js';
+import { newCommerceId } from '../domain/commerce-ids.js';
+import { carrierAdapter, carrierPort, FALLIBLE_STEP, generationOf, simulateOf } from './commerce-support.js';
 
 export const shipParams = z.strictObject({
   service: z.enum(['ground', 'express', 'courier']).default('ground'),
@@ -11,22 +15,70 @@ export const shipParams = z.strictObject({
 
 export type ShipParams = z.infer<typeof shipParams>;
 
+/** The lines leaving one location, with the reservations they consume once shipped. */
+interface Parcel {
+  locationId: string;
+  lines: ShipmentLine[];
+  reservationIds: string[];
+}
+
+/** Reserves any line not yet reserved, then groups what the run holds by ship-from location (lines in order). */
+async function planParcels(ctx: StepContext<ShipParams>, now: number): Promise<Parcel[]> {
+  const { order } = ctx;
+  // Reserving first returns the run's reservations, so what is still held needs no second read.
+  const { all } = await reserveOrderStock(ctx.tx, { id: order.id, generation: generationOf(order), input: order.input, meta: order.meta }, ctx.nodeId, now);
+  const held = all.filter((r) => r.status === 'reserved').sort((a, b) => a.lineNo - b.lineNo);
+  const byLocation = new Map<string, Parcel>();
+  for (const r of held) {
+    const parcel = byLocation.get(r.locationId) ?? { locationId: r.locationId, lines: [], reservationIds: [] };
+    parcel.lines.push({ lineNo: r.lineNo, sku: r.sku, qty: r.qty });
+    parcel.reservationIds.push(r.id);
+    byLocation.set(r.locationId, parcel);
+  }
+  return [...byLocation.values()];
+}
+
+/** A booked parcel leaves the shelf: its reservations are consumed, linked to the shipment. */
+async function shipped(ctx: StepContext<ShipParams>, parcel: Parcel, shipment: ShipmentRecord, now: number) {
+  await consumeReservations(ctx.tx, parcel.reservationIds, { shipmentId: shipment.id }, now);
+  return { ...shipment, lines: parcel.lines };
+}
+
+function result(shipments: (ShipmentRecord & { lines: ShipmentLine[] })[]): StepResult {
+  if (shipments.length === 0) return { branch: 'ok', output: { shipments: [] }, summary: 'Nothing to ship' };
+  return {
+    branch: 'ok',
+    output: { shipments },
+    summary: `Shipped ${shipments.length} parcel(s): ${shipments.map((s) => `${s.carrier} ${s.trackingNumber}`).join(', ')}`,
+    emit: { event: 'order.shipped' },
+  };
+}
+
 /**
  * Cancels this node's live shipments; once the order has no live shipment left in this run,
- * the stock they consumed goes back on the shelf.
+ * the stock they consumed goes back on the shelf. With the HTTP carrier the shipments are marked
+ * cancelled here and cancelled at the carrier in one call after commit.
  */
-async function cancelShipments(ctx: StepContext<ShipParams>): Promise<void> {
+async function cancelShipments(ctx: StepContext<ShipParams>): Promise<void | ExternalCall> {
   const now = ctx.clock.now();
   const generation = generationOf(ctx.order);
   const { rows } = await ctx.tx.query(
-    `SELECT id FROM shipments WHERE order_id = $1 AND generation = $2 AND node_id = $3 AND status = 'shipped'`,
+    `SELECT id, carrier_ref FROM shipments WHERE order_id = $1 AND generation = $2 AND node_id = $3 AND status = 'shipped'`,
     [ctx.order.id, generation, ctx.nodeId],
   );
-  for (const r of rows) await carrierPort(ctx.services).cancelShipment(ctx.tx, r.id, now);
+  const http = await carrierAdapter(ctx);
+  for (const r of rows) {
+    if (http) await recordShipmentCancelled(ctx.tx, r.id, now);
+    else await carrierPort(ctx.services).cancelShipment(ctx.tx, r.id, now);
+  }
   const live = await ctx.tx.query(`SELECT 1 FROM shipments WHERE order_id = $1 AND generation = $2 AND status = 'shipped' LIMIT 1`, [ctx.order.id, generation]);
-  if (live.rows.length > 0) return;
-  const cancelled = await ctx.tx.query(`SELECT id FROM shipments WHERE order_id = $1 AND generation = $2 AND status = 'cancelled'`, [ctx.order.id, generation]);
-  await restockShipments(ctx.tx, cancelled.rows.map((r) => r.id), now);
+  if (live.rows.length === 0) {
+    const cancelled = await ctx.tx.query(`SELECT id FROM shipments WHERE order_id = $1 AND generation = $2 AND status = 'cancelled'`, [ctx.order.id, generation]);
+    await restockShipments(ctx.tx, cancelled.rows.map((r) => r.id), now);
+  }
+  const carrierRefs = rows.map((r) => r.carrier_ref as string | null).filter((ref): ref is string => ref !== null);
+  if (!http || carrierRefs.length === 0) return;
+  return { call: cancelShipmentsRequest(http, { orderId: ctx.order.id, carrierRefs }) };
 }
 
 export const commerceShip: NodeTypeDef<ShipParams> = {
@@ -40,33 +92,58 @@ export const commerceShip: NodeTypeDef<ShipParams> = {
   params: shipParams,
   ...FALLIBLE_STEP,
   outputs: '{ shipments: [{ id, locationId, carrier, service, trackingNumber, lines: [{ lineNo, sku, qty }] }] }',
-  async run(ctx): Promise<StepResult> {
+  async run(ctx): Promise<StepResult | ExternalCall> {
     const { order } = ctx;
     const now = ctx.clock.now();
-    const generation = generationOf(order);
-    // Reserving first returns the run's reservations, so what is still held needs no second read.
-    const { all } = await reserveOrderStock(ctx.tx, { id: order.id, generation, input: order.input, meta: order.meta }, ctx.nodeId, now);
-    const held = all.filter((r) => r.status === 'reserved').sort((a, b) => a.lineNo - b.lineNo);
-    const byLocation = new Map<string, typeof held>();
-    for (const r of held) byLocation.set(r.locationId, [...(byLocation.get(r.locationId) ?? []), r]);
+    const parcels = await planParcels(ctx, now);
+    if (parcels.length === 0) return result([]);
+    const shipTo = order.meta.shipTo ?? null;
+    const http = await carrierAdapter(ctx);
+    // The HTTP carrier books every parcel in one request; the reservations made above commit with it.
+    if (http) return { call: shipmentsRequest(http, { orderId: order.id, service: ctx.params.service, shipTo, parcels }) };
     const shipments = [];
-    for (const [locationId, reservations] of byLocation) {
-      const lines = reservations.map((r) => ({ lineNo: r.lineNo, sku: r.sku, qty: r.qty }));
+    for (const parcel of parcels) {
       const shipment = await carrierPort(ctx.services).createShipment(
         ctx.tx,
-        { orderId: order.id, generation, nodeId: ctx.nodeId, locationId, lines, shipTo: order.meta.shipTo ?? null, service: ctx.params.service, simulate: simulateOf(order) },
+        { orderId: order.id, generation: generationOf(order), nodeId: ctx.nodeId, locationId: parcel.locationId, lines: parcel.lines, shipTo, service: ctx.params.service, simulate: simulateOf(order) },
         now,
       );
-      await consumeReservations(ctx.tx, reservations.map((r) => r.id), { shipmentId: shipment.id }, now);
-      shipments.push({ ...shipment, lines });
+      shipments.push(await shipped(ctx, parcel, shipment, now));
     }
-    if (shipments.length === 0) return { branch: 'ok', output: { shipments: [] }, summary: 'Nothing to ship' };
-    return {
-      branch: 'ok',
-      output: { shipments },
-      summary: `Shipped ${shipments.length} parcel(s): ${shipments.map((s) => `${s.carrier} ${s.trackingNumber}`).join(', ')}`,
-      emit: { event: 'order.shipped' },
-    };
+    return result(shipments);
+  },
+  // The HTTP carrier booked the parcels (in parcel order): record each shipment as the in-database carrier does.
+  async answer(ctx, answer): Promise<StepResult> {
+    const { order } = ctx;
+    const now = ctx.clock.now();
+    const parcels = await planParcels(ctx, now);
+    const booked = shipmentsAnswer(answer, parcels.length);
+    const shipments = [];
+    for (const [i, parcel] of parcels.entries()) {
+      const shipment = await recordShipment(
+        ctx.tx,
+        {
+          id: newCommerceId('shp'),
+          orderId: order.id,
+          generation: generationOf(order),
+          nodeId: ctx.nodeId,
+          locationId: parcel.locationId,
+          carrier: booked[i].carrier,
+          service: ctx.params.service,
+          trackingNumber: booked[i].trackingNumber,
+          shipTo: order.meta.shipTo ?? null,
+          lines: parcel.lines,
+          carrierRef: booked[i].carrierRef,
+        },
+        now,
+      );
+      shipments.push(await shipped(ctx, parcel, shipment, now));
+    }
+    return result(shipments);
+  },
+  // The HTTP carrier never booked (final failure, or cancelled while the request was out): the stock this step reserved goes back.
+  async abandon(ctx): Promise<void> {
+    await releaseNodeReservations(ctx.tx, ctx.order.id, generationOf(ctx.order), ctx.nodeId, ctx.clock.now());
   },
   compensate: cancelShipments,
   cancel: cancelShipments,

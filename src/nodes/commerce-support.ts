@@ -1,6 +1,8 @@
-// Shared helpers of the commerce node types: ports with their in-database defaults, money output, run scoping.
+// Shared helpers of the commerce node types: ports with their in-database defaults or HTTP adapters, money output, run scoping.
 import { z } from 'zod';
-import type { OrderView, StepServices } from '../engine/node-type.js';
+import type { OrderView, StepContext, StepServices } from '../engine/node-type.js';
+import type { StoredHttpAdapter } from '../commerce/http-adapter.js';
+import { readCommerceSettings } from '../commerce/workspace-settings.js';
 import type { Carrier } from '../commerce/carrier.js';
 import { ledgerCarrier } from '../commerce/ledger-carrier.js';
 import { ledgerPaymentGateway } from '../commerce/ledger-payment-gateway.js';
@@ -20,6 +22,25 @@ export function paymentsPort(services: StepServices): PaymentGateway {
 
 export function carrierPort(services: StepServices): Carrier {
   return (services[COMMERCE_PORTS.carrier] as Carrier | undefined) ?? ledgerCarrier;
+}
+
+/**
+ * The workspace's HTTP adapter of the payment gateway (docs/integrations.md), or null. When set it
+ * wins over the port: the step returns the adapter's request as `{ call }` (an external step) and
+ * records the ledger's rows from the answer; when null, `paymentsPort` serves the step in the transaction.
+ */
+export async function paymentsAdapter(ctx: Pick<StepContext<unknown>, 'tx'>): Promise<StoredHttpAdapter | null> {
+  return (await readCommerceSettings(ctx.tx)).adapters.payments;
+}
+
+/** The workspace's HTTP adapter of the carrier, or null (then `carrierPort`); as `paymentsAdapter`. */
+export async function carrierAdapter(ctx: Pick<StepContext<unknown>, 'tx'>): Promise<StoredHttpAdapter | null> {
+  return (await readCommerceSettings(ctx.tx)).adapters.carrier;
+}
+
+/** What a remote service may reconcile a step's request by: the order, its run and the node (stable across retries). */
+export function stepReference(ctx: Pick<StepContext<unknown>, 'order' | 'nodeId'>): string {
+  return `${ctx.order.id}:${generationOf(ctx.order)}:${ctx.nodeId}`;
 }
 
 /** The run the step belongs to: records are scoped to it so a subscription's periods stay apart. */

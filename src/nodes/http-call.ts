@@ -6,6 +6,7 @@ import type { ExternalAnswer, ExternalCall, ExternalRequest, NodeTypeDef, RetryP
 import { renderJsonTemplate } from '../engine/template.js';
 import { RetryableError, TerminalError } from '../domain/errors.js';
 import { isSuccessStatus, mayPassLater } from '../engine/runtime/run-decisions.js';
+import { isOutboundCallUrl, OUTBOUND_CALL_URL_RULE } from '../lib/outbound-call-url.js';
 
 /** Longest timeout a flow may set: a call holds no lock, but its lease and a worker slot last this long. */
 const MAX_TIMEOUT_MS = 120_000;
@@ -14,23 +15,10 @@ const MAX_RETRIES = 20;
 /** Headers the host sets itself; a flow may not send its own. */
 const RESERVED_HEADERS = new Set(['host', 'content-length', 'content-type', 'idempotency-key', 'x-service-signature', 'connection', 'transfer-encoding', 'user-agent']);
 
-/** https, or http to a loopback host (reached only with OUTBOUND_ALLOW_LOOPBACK=1); no credentials in the URL. */
-function callUrl(text: string): boolean {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    return false;
-  }
-  if (url.username || url.password) return false;
-  if (url.protocol === 'https:') return true;
-  return url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
-}
-
 const urlSchema = z
   .string()
   .max(2048)
-  .refine(callUrl, 'Expected an https URL without credentials (http only to a loopback host, for testing)');
+  .refine(isOutboundCallUrl, OUTBOUND_CALL_URL_RULE);
 const methodSchema = z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
 const timeoutSchema = durationSchema.refine((d) => parseDuration(d) <= MAX_TIMEOUT_MS, `At most ${MAX_TIMEOUT_MS / 1000}s`);
 

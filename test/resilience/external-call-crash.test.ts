@@ -1,48 +1,10 @@
 // Proves issue 20's crash rule for external steps: a SIGKILL between an http.call's request and its recorded answer repeats the call after restart with the same Idempotency-Key, and the order's effects are recorded once.
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { dbProbe } from './support/db-probe.js';
 import { ServiceProcess } from './support/service-process.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-db.js';
 import { startBody } from '../integration/orders/orders-support.js';
-
-interface Received {
-  path: string;
-  idempotencyKey: string;
-  body: unknown;
-}
-
-/** A receiver that records every request and answers per path as `reply(n)` says (n counts requests on that path from 1). */
-async function startReceiver(reply: (path: string, n: number) => { status: number; body: unknown } | 'hang') {
-  const received: Received[] = [];
-  const held = new Set<http.ServerResponse>();
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const raw = Buffer.concat(chunks).toString('utf8');
-      const path = req.url ?? '/';
-      received.push({ path, idempotencyKey: String(req.headers['idempotency-key'] ?? ''), body: raw ? JSON.parse(raw) : null });
-      const answer = reply(path, received.filter((r) => r.path === path).length);
-      if (answer === 'hang') {
-        held.add(res);
-        res.on('close', () => held.delete(res));
-      } else res.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify(answer.body));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    on: (path: string) => received.filter((r) => r.path === path),
-    close: async () => {
-      for (const res of held) res.destroy();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
+import { startScriptedReceiver, type ScriptedReceiver } from '../support/scripted-receiver.js';
 
 async function until<T>(what: string, check: () => Promise<T | null | undefined | false>, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -56,7 +18,7 @@ async function until<T>(what: string, check: () => Promise<T | null | undefined 
 
 let database: TestDatabase | null = null;
 let svc: ServiceProcess | null = null;
-let rx: Awaited<ReturnType<typeof startReceiver>> | null = null;
+let rx: ScriptedReceiver | null = null;
 afterAll(async () => {
   // SIGKILL (not SIGTERM) so no child outlives the file even when the test failed half-way.
   await svc?.kill('group');
@@ -70,10 +32,8 @@ describe('external call crash (child process)', () => {
     database = await createTestDatabase();
     const db = dbProbe(() => database!.url);
     // The first request on /charge never gets an answer; every later one is answered at once.
-    rx = await startReceiver((path, k) => {
-      if (path !== '/charge') return { status: 404, body: null };
-      return k === 1 ? 'hang' : { status: 200, body: { chargeId: 'ch_1' } };
-    });
+    rx = await startScriptedReceiver();
+    rx.script('/charge', (k) => (k === 1 ? 'hang' : { status: 200, body: { chargeId: 'ch_1' } }));
     const receiver = rx;
     svc = new ServiceProcess({ env: { DATABASE_URL: database.url, REDIS_URL: undefined, OUTBOUND_ALLOW_LOOPBACK: '1' } });
     const service = svc;
@@ -105,7 +65,7 @@ describe('external call crash (child process)', () => {
     await service.kill('group');
 
     const callsAfterCrash = await db('SELECT status, attempt, idempotency_key FROM order_calls WHERE order_id = $1', [orderId]);
-    expect(callsAfterCrash).toEqual([{ status: 'pending', attempt: 1, idempotency_key: receiver.on('/charge')[0].idempotencyKey }]);
+    expect(callsAfterCrash).toEqual([{ status: 'pending', attempt: 1, idempotency_key: receiver.on('/charge')[0].headers['idempotency-key'] }]);
     const [orderAfterCrash] = await db('SELECT status FROM orders WHERE id = $1', [orderId]);
     expect(orderAfterCrash.status).toBe('running');
     const [nodeAfterCrash] = await db("SELECT status FROM order_nodes WHERE order_id = $1 AND node_id = 'call'", [orderId]);
@@ -125,8 +85,8 @@ describe('external call crash (child process)', () => {
 
     const tries = receiver.on('/charge');
     expect(tries).toHaveLength(2);
-    expect(tries[0].idempotencyKey).toMatch(/^oo-[0-9a-f]{32}$/);
-    expect(tries[1].idempotencyKey).toBe(tries[0].idempotencyKey);
+    expect(tries[0].headers['idempotency-key']).toMatch(/^oo-[0-9a-f]{32}$/);
+    expect(tries[1].headers['idempotency-key']).toBe(tries[0].headers['idempotency-key']);
     expect(tries[1].body).toEqual(tries[0].body);
 
     expect(done.nodes.call).toMatchObject({ status: 'succeeded', output: { status: 200, body: { chargeId: 'ch_1' }, attempts: 1 } });

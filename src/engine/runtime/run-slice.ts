@@ -290,7 +290,9 @@ export class RunSlice {
         this.readCache.clear();
         // A stale prepared statement is the connection's fault, not the step's: the command reruns.
         if (err instanceof StalePreparedPlan) throw err;
-        return this.stepFailed(nodeId, attempt, err);
+        const event = this.stepFailed(nodeId, attempt, err);
+        if (event) await this.abandon(nodeId);
+        return event;
       }
     } else {
       try {
@@ -414,6 +416,28 @@ export class RunSlice {
     this.note('node.failed', `${this.label(nodeId)} failed: ${message}`, nodeId, { attempt, terminal });
     this.lastFailure = { nodeId, type: compiled.def.type, error: message };
     return { type: 'step.failed', nodeId, terminal };
+  }
+
+  /**
+   * Runs an external step's `abandon` (what its `run` prepared before calling, released) in its
+   * own savepoint: after its final failure, or for a step whose call was out when the order was
+   * cancelled. A failing abandon is recorded and changes nothing else.
+   */
+  private async abandon(nodeId: string): Promise<void> {
+    const compiled = this.flow.nodes.get(nodeId)!;
+    const abandon = compiled.def.abandon;
+    if (!abandon) return;
+    const rec = this.node(nodeId);
+    await this.sql('SAVEPOINT abandon');
+    try {
+      await abandon(this.stepContext(nodeId, rec.attempt));
+      await this.sql('RELEASE SAVEPOINT abandon');
+    } catch (err) {
+      await this.sql('ROLLBACK TO SAVEPOINT abandon');
+      this.readCache.clear();
+      if (err instanceof StalePreparedPlan) throw err;
+      this.note('node.undo_failed', `Releasing what ${this.label(nodeId)} prepared failed: ${err instanceof Error ? err.message : String(err)}`, nodeId);
+    }
   }
 
   /** The failure that ended the run, for the order's reason and the order.failed payload. */
@@ -596,6 +620,8 @@ export class RunSlice {
   /** Cancels the run: closes waits (approvals marked cancelled), clears timers, undoes, status cancelled. */
   async cancel(reason: string): Promise<void> {
     this.closeAllWaits('cancelled');
+    // A step whose call is out never completes: what its run prepared is released instead.
+    for (const rec of [...this.nodes.values()]) if (rec.status === 'running') await this.abandon(rec.nodeId);
     await this.undoCompleted('cancel', 'cancelled');
     if (this.snapshot && this.snapshot.status !== 'done') {
       const [next] = transition(this.flow.machine, this.snapshot as any, { type: 'order.cancel' } as any);

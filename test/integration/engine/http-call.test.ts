@@ -1,60 +1,14 @@
 // External steps (issue 20, runtime contract section 5 `http.call`) against a real local HTTP receiver: one request per
 // attempt with a stable Idempotency-Key, timeouts retried by the test clock, 4xx to `rejected`, no row lock held while the
 // request is out (a cancel completes meanwhile; the late answer is recorded and changes nothing), compensation on rollback.
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { TestService } from '../../support/test-service.js';
 import { verifySignature } from '../../../src/webhooks/signature.js';
 import { e, eventually, n, publishFlow, startBody, startOrdersService } from '../orders/orders-support.js';
-
-interface Request {
-  method: string;
-  path: string;
-  headers: http.IncomingHttpHeaders;
-  raw: string;
-  body: any;
-}
-type Reply = { status: number; body?: unknown } | 'hang';
-
-/** A receiver whose answer per path is scripted by the test; hanging requests are answered by `release`. */
-async function startScriptedReceiver() {
-  const received: Request[] = [];
-  const script = new Map<string, (n: number) => Reply>();
-  const hanging: { path: string; res: http.ServerResponse }[] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const raw = Buffer.concat(chunks).toString('utf8');
-      const path = req.url ?? '/';
-      received.push({ method: req.method ?? '', path, headers: req.headers, raw, body: raw ? JSON.parse(raw) : null });
-      const reply: Reply = (script.get(path) ?? ((): Reply => ({ status: 404 })))(received.filter((r) => r.path === path).length);
-      if (reply === 'hang') hanging.push({ path, res });
-      else res.writeHead(reply.status, { 'content-type': 'application/json' }).end(reply.body === undefined ? '' : JSON.stringify(reply.body));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    received,
-    on: (path: string) => received.filter((r) => r.path === path),
-    script: (path: string, fn: (n: number) => Reply) => script.set(path, fn),
-    /** Answers every hanging request on `path`. */
-    release(path: string, status: number, body: unknown) {
-      for (const h of hanging.filter((x) => x.path === path)) h.res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-    },
-    close: async () => {
-      for (const h of hanging) h.res.destroy();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
+import { startScriptedReceiver, type ScriptedReceiver } from '../../support/scripted-receiver.js';
 
 let t: TestService;
-let rx: Awaited<ReturnType<typeof startScriptedReceiver>>;
+let rx: ScriptedReceiver;
 let flowNo = 0;
 
 beforeAll(async () => {

@@ -1,0 +1,36 @@
+// The shipment rows every carrier adapter records in the order's transaction: a booked shipment and its cancellation.
+//
+// The in-database carrier records them as its whole work; the HTTP carrier's ship step records
+// the same rows once the carrier answered, the carrier's id in `carrier_ref`.
+import type { Queryable } from '../db/db.js';
+import type { ShipmentLine, ShipmentRecord } from './carrier.js';
+
+export interface NewShipment {
+  id: string;
+  orderId: string;
+  generation: number;
+  nodeId: string;
+  locationId: string;
+  carrier: string;
+  service: string;
+  trackingNumber: string;
+  shipTo: unknown;
+  lines: readonly ShipmentLine[];
+  /** The carrier's own id (HTTP carrier); null for the in-database carrier. */
+  carrierRef: string | null;
+}
+
+export async function recordShipment(q: Queryable, s: NewShipment, now: number): Promise<ShipmentRecord> {
+  await q.query(
+    `INSERT INTO shipments (id, order_id, generation, node_id, location_id, carrier, service, tracking_number, ship_to, lines, status, created_at, carrier_ref)
+     VALUES ($1, $2, $11, $3, $4, $5, $6, $7, $8, $9, 'shipped', $10, $12)`,
+    [s.id, s.orderId, s.nodeId, s.locationId, s.carrier, s.service, s.trackingNumber, JSON.stringify(s.shipTo ?? null), JSON.stringify(s.lines), now, s.generation, s.carrierRef],
+  );
+  return { id: s.id, locationId: s.locationId, carrier: s.carrier, service: s.service, trackingNumber: s.trackingNumber };
+}
+
+/** Marks a live shipment cancelled; false when it was not live. */
+export async function recordShipmentCancelled(q: Queryable, shipmentId: string, now: number): Promise<boolean> {
+  const res = await q.query(`UPDATE shipments SET status = 'cancelled', cancelled_at = $2 WHERE id = $1 AND status = 'shipped'`, [shipmentId, now]);
+  return (res.rowCount ?? 0) > 0;
+}
