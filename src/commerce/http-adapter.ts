@@ -1,6 +1,7 @@
 // What the HTTP adapters of the payment and carrier ports share: their stored settings, the request shape, and how an answer's status is read.
 import type { ExternalAnswer, ExternalRequest } from '../engine/node-type.js';
 import { RetryableError, TerminalError } from '../domain/errors.js';
+import { isSuccessStatus, mayPassLater } from '../engine/runtime/run-decisions.js';
 
 /** One port's HTTP adapter as the workspace row keeps it (`workspace.adapters.<port>`). */
 export interface StoredHttpAdapter {
@@ -47,16 +48,15 @@ export interface AnswerMeaning {
  */
 export function successBody(answer: ExternalAnswer, meaning: AnswerMeaning): Record<string, unknown> {
   const { status } = answer;
-  if (status !== null && status >= 200 && status < 300) {
+  if (isSuccessStatus(status)) {
     if (typeof answer.body === 'object' && answer.body !== null && !Array.isArray(answer.body)) return answer.body as Record<string, unknown>;
     throw new TerminalError(`${meaning.failed}: HTTP ${status} without a JSON object body`, meaning.failedCode);
   }
   const why = status !== null ? `HTTP ${status}` : (answer.error ?? 'no answer');
   const said = remoteReason(answer.body);
   const detail = said ? `${why}: ${said}` : why;
-  if (status !== null && status >= 400 && status < 500 && status !== 408 && status !== 429) throw new TerminalError(`${meaning.refused} (${detail})`, meaning.refusedCode);
-  const mayPass = !answer.terminal && (status === null || status >= 500 || status === 408 || status === 429);
-  if (mayPass) throw new RetryableError(`${meaning.failed} (${detail})`, undefined, meaning.failedCode);
+  if (status !== null && status >= 400 && status < 500 && !mayPassLater(status, false)) throw new TerminalError(`${meaning.refused} (${detail})`, meaning.refusedCode);
+  if (mayPassLater(status, answer.terminal)) throw new RetryableError(`${meaning.failed} (${detail})`, undefined, meaning.failedCode);
   throw new TerminalError(`${meaning.failed} (${detail})`, meaning.failedCode);
 }
 
