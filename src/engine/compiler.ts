@@ -105,6 +105,8 @@ export interface CompiledNode {
   node: GraphNode;
   def: NodeTypeDef;
   params: unknown;
+  /** The branches of this node the graph wires (steps see them as `wiredBranches`). */
+  wired: readonly string[];
 }
 
 export interface CompiledFlow {
@@ -176,7 +178,8 @@ export function compileFlow(flowKey: string, graph: unknown, catalogue: Catalogu
   const analysis = analyseGraph(graph, catalogue);
   if (analysis.problems.length > 0 || analysis.triggerId === null) throw new InvalidFlowError(flowKey, analysis.problems);
   const nodes = new Map<string, CompiledNode>();
-  for (const [id, resolved] of analysis.nodes) nodes.set(id, { node: resolved.node, def: resolved.def, params: resolved.params });
+  for (const [id, resolved] of analysis.nodes)
+    nodes.set(id, { node: resolved.node, def: resolved.def, params: resolved.params, wired: analysis.edges.filter((e) => e.from === id).map((e) => e.branch) });
 
   const states: Record<string, StateConfig> = {};
   for (const [id, compiled] of nodes) {

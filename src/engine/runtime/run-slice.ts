@@ -187,7 +187,7 @@ export class RunSlice {
       tx: this.stepTx,
       clock: this.deps.clock,
       services: this.deps.services,
-      wiredBranches: this.flow.edges.filter((e) => e.from === nodeId).map((e) => e.branch),
+      wiredBranches: compiled.wired,
     };
   }
 
