@@ -15,7 +15,7 @@ import { OrderRuntime } from './runtime/order-runtime.js';
 import { Scheduler } from './scheduler/scheduler.js';
 import { MemoryTimerIndex } from './scheduler/memory-timer-index.js';
 import { RedisTimerIndex } from './scheduler/redis-timer-index.js';
-import type { TimerIndex } from './scheduler/timer-index.js';
+import type { TimerIndex, TimerRoute } from './scheduler/timer-index.js';
 import { earliestDue } from './scheduler/timer-store.js';
 import { OutboxDispatcher } from './outbox/outbox-dispatcher.js';
 import { HandlerLane } from './scheduler/handler-lane.js';
@@ -102,7 +102,7 @@ export async function createEngine(ctx: EngineHost, options: EngineOptions = {})
     clock: ctx.clock,
     flows: registry,
     services: options.services,
-    onTimers: (timers) => void scheduler.notify(timers.map((t) => ({ id: t.id, dueAt: t.dueAt }))).catch(() => undefined),
+    onTimers: (timers) => void scheduler.notify(timers.map((t) => ({ id: t.id, dueAt: t.dueAt, kind: t.kind, orderId: t.orderId ?? null }))).catch(() => undefined),
     onOutbox: () => outbox.wake(),
     probe,
   });
@@ -121,36 +121,41 @@ export async function createEngine(ctx: EngineHost, options: EngineOptions = {})
   // order timers (issue "Resilience", slow receivers). The test clock still awaits each one, in due order.
   const lane = new HandlerLane(HANDLER_LANE_LIMIT, (err, timerId) => ctx.logger.error({ err, timerId }, 'timer fire failed'));
   /**
-   * Routes a due timer to its handler by kind; order timers go to the runtime. A timer already
-   * fired or cancelled (a second claimer, a sweep re-adding it) is dropped here, before any lock;
-   * the claim inside the handler or the order's command still decides a race.
+   * Routes a due timer to its handler by kind; order timers go to the runtime. The kind and order
+   * come with the timer when this process indexed it; otherwise (another node indexed it, the
+   * PostgreSQL fallback, the test clock) the row is read, and a timer already fired or cancelled
+   * is dropped here, before any lock. Either way the claim inside the handler or the order's
+   * command decides a race, so a routed timer that was cancelled meanwhile changes nothing.
    */
-  const route = async (timerId: string, beside: boolean): Promise<void> => {
-    const { rows } = await ctx.db.query<{ kind: string; order_id: string | null; due_at: string }>(
-      'SELECT kind, order_id, due_at FROM timers WHERE id = $1 AND fired_at IS NULL AND cancelled_at IS NULL',
-      [timerId],
-    );
-    if (!rows.length) {
-      probe.emit('timer', { kind: 'unknown', lateMs: 0, outcome: 'gone' });
-      return;
+  const route = async (timerId: string, beside: boolean, known?: TimerRoute): Promise<void> => {
+    let hint = known;
+    if (!hint) {
+      const { rows } = await ctx.db.query<{ kind: string; order_id: string | null; due_at: string }>(
+        'SELECT kind, order_id, due_at FROM timers WHERE id = $1 AND fired_at IS NULL AND cancelled_at IS NULL',
+        [timerId],
+      );
+      if (!rows.length) {
+        probe.emit('timer', { kind: 'unknown', lateMs: 0, outcome: 'gone' });
+        return;
+      }
+      hint = { kind: rows[0].kind, orderId: rows[0].order_id, dueAt: Number(rows[0].due_at) };
     }
-    const { kind, order_id: orderId } = rows[0];
-    probe.emit('timer', { kind, lateMs: Math.max(0, ctx.clock.now() - Number(rows[0].due_at)), outcome: 'fired' });
+    const { kind, orderId } = hint;
+    probe.emit('timer', { kind, lateMs: Math.max(0, ctx.clock.now() - hint.dueAt), outcome: 'fired' });
     const handler = timerHandlers.get(kind);
     if (!handler) {
       if (orderId) await runtime.fireTimer(timerId, orderId);
     } else if (beside) await lane.submit(timerId, () => handler(timerId));
     else await handler(timerId);
   };
-  const fire = (timerId: string) => route(timerId, false);
-  scheduler = new Scheduler({ db: ctx.db, index, clock: ctx.clock, fire: (timerId) => route(timerId, true), logger: ctx.logger });
+  scheduler = new Scheduler({ db: ctx.db, index, clock: ctx.clock, fire: (timerId, known) => route(timerId, true, known), logger: ctx.logger });
 
   ctx.health.register('scheduler', () => scheduler.healthy());
   ctx.testClock?.addSource({
     name: 'timers',
     nextDue: async (until, exclude) => {
       const timer = await earliestDue(ctx.db, until, exclude);
-      return timer ? { key: timer.id, at: timer.dueAt, run: () => fire(timer.id) } : null;
+      return timer ? { key: timer.id, at: timer.dueAt, run: () => route(timer.id, false, { kind: timer.kind, orderId: timer.orderId, dueAt: timer.dueAt }) } : null;
     },
   });
   // After the test clock moved: re-index what entered the horizon, and hand out events before the call returns.

@@ -143,13 +143,14 @@ describe('timer store (PostgreSQL is the source of truth)', () => {
       await schedule(own, { id: 'cancelled', kind: 'k', dueAt: T0 }, T0);
       await markFired(own, 'fired', T0);
       await cancel(own, 'cancelled', T0);
+      // Each with its kind and order, so the scheduler can route it when it fires without reading the row.
       expect(await dueWithin(own, T0 + 100, 10)).toEqual([
-        { id: 'late', dueAt: T0 - 60_000 },
-        { id: 'a', dueAt: T0 + 10 },
-        { id: 'b', dueAt: T0 + 10 },
+        { id: 'late', dueAt: T0 - 60_000, kind: 'k', orderId: null },
+        { id: 'a', dueAt: T0 + 10, kind: 'k', orderId: null },
+        { id: 'b', dueAt: T0 + 10, kind: 'k', orderId: null },
       ]);
       const first = await dueWithin(own, T0 + 100, 2);
-      expect(await dueWithin(own, T0 + 100, 2, first[1])).toEqual([{ id: 'b', dueAt: T0 + 10 }]);
+      expect(await dueWithin(own, T0 + 100, 2, first[1])).toEqual([{ id: 'b', dueAt: T0 + 10, kind: 'k', orderId: null }]);
       expect((await earliestDue(own, T0 + 100))?.id).toBe('late');
       expect(await earliestDue(own, T0 - 60_001)).toBeNull();
       await markFired(own, 'late', T0);

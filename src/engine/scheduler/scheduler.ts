@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/db.js';
 import type { Clock } from '../clock.js';
-import type { TimerIndex, TimerIndexEntry } from './timer-index.js';
+import type { RoutedTimerEntry, TimerIndex, TimerIndexEntry, TimerRoute } from './timer-index.js';
 import { dueWithin, leaseDue } from './timer-store.js';
 
 /** The pino-shaped subset the scheduler logs through. */
@@ -16,8 +16,12 @@ export interface SchedulerOptions {
   db: Db;
   index: TimerIndex;
   clock: Clock;
-  /** The runtime's firing callback; idempotent (it claims the row with `claimForFiring` in its own transaction). */
-  fire: (timerId: string) => Promise<void>;
+  /**
+   * The runtime's firing callback; idempotent (it claims the row with `claimForFiring` in its own
+   * transaction). `route` is the timer's kind and order when this process indexed it (else the
+   * callback reads the row).
+   */
+  fire: (timerId: string, route: TimerRoute | undefined) => Promise<void>;
   /** Only timers due within this many ms of now are kept in the index. */
   horizonMs?: number;
   /** Pause between claim rounds. */
@@ -59,6 +63,9 @@ const silentLogger: SchedulerLogger = { info: () => undefined, warn: () => undef
 /** Rows read from PostgreSQL per sweep page. */
 const SWEEP_PAGE = 1_000;
 
+/** Most routes kept for indexed timers (entries other nodes claim are never fired here: the map is cleared past this). */
+const MAX_ROUTES = 50_000;
+
 /** Shortest pause between two claim rounds (a round that found a timer already due claims it next time). */
 const MIN_POLL_MS = 2;
 
@@ -76,7 +83,9 @@ export class Scheduler {
   private readonly db: Db;
   private readonly index: TimerIndex;
   private readonly clock: Clock;
-  private readonly fire: (timerId: string) => Promise<void>;
+  private readonly fire: (timerId: string, route: TimerRoute | undefined) => Promise<void>;
+  /** Kind and order of timers this process put in the index, so firing one needs no read to route it. */
+  private readonly routes = new Map<string, TimerRoute>();
   private readonly horizonMs: number;
   private readonly pollMs: number;
   private readonly sweepMs: number;
@@ -159,10 +168,11 @@ export class Scheduler {
    * are picked up by a sweep). Called by the runtime after its commit, so it never throws:
    * a failed add is logged and recovered by the sweep.
    */
-  async notify(entries: TimerIndexEntry[]): Promise<void> {
+  async notify(entries: RoutedTimerEntry[]): Promise<void> {
     const until = this.clock.now() + this.horizonMs;
     const soon = entries.filter((e) => e.dueAt <= until);
     if (soon.length === 0) return;
+    this.remember(soon);
     try {
       await this.index.add(soon);
       this.noteIndexUp();
@@ -234,6 +244,7 @@ export class Scheduler {
       const page = await dueWithin(this.db, until, SWEEP_PAGE, after);
       // Ids firing here right now stay out: re-adding them would only cause a no-op re-fire.
       const entries = page.filter((e) => !this.inflight.has(e.id));
+      this.remember(entries);
       if (entries.length > 0) {
         try {
           await this.index.add(entries);
@@ -343,11 +354,19 @@ export class Scheduler {
     }
   }
 
+  /** Keeps the routes of entries going into the index (those whose adder knew them). */
+  private remember(entries: readonly RoutedTimerEntry[]): void {
+    if (this.routes.size + entries.length > MAX_ROUTES) this.routes.clear();
+    for (const e of entries) if (e.kind !== undefined) this.routes.set(e.id, { kind: e.kind, orderId: e.orderId ?? null, dueAt: e.dueAt });
+  }
+
   private launch(id: string): void {
     if (this.inflight.has(id)) return;
+    const route = this.routes.get(id);
+    this.routes.delete(id);
     const run = (async () => {
       try {
-        await this.fire(id);
+        await this.fire(id, route);
       } catch (err) {
         // The row stays pending, so the next sweep re-adds it and it is retried.
         this.logger.error({ err, timerId: id }, 'timer fire failed');

@@ -33,3 +33,13 @@ export interface TimerIndex {
   /** Releases connections; the index is unusable afterwards. */
   close(): Promise<void>;
 }
+
+/** What a due timer's firing needs to know besides its id: its kind and order (no read of the row to route it). */
+export interface TimerRoute {
+  kind: string;
+  orderId: string | null;
+  dueAt: number;
+}
+
+/** An entry with its route, when the adder knows it (the runtime after a commit, the sweep from the row). */
+export type RoutedTimerEntry = TimerIndexEntry & { kind?: string; orderId?: string | null };

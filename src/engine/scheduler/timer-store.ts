@@ -109,21 +109,21 @@ export async function dueWithin(
   until: number,
   limit: number,
   after?: DueCursor,
-): Promise<TimerIndexEntry[]> {
+): Promise<(TimerIndexEntry & { kind: string; orderId: string | null })[]> {
   const res = after
     ? await q.query(
-        `SELECT id, due_at FROM timers
+        `SELECT id, due_at, kind, order_id FROM timers
          WHERE fired_at IS NULL AND cancelled_at IS NULL AND due_at <= $1 AND (due_at, id) > ($3, $4)
          ORDER BY due_at, id LIMIT $2`,
         [until, limit, after.dueAt, after.id],
       )
     : await q.query(
-        `SELECT id, due_at FROM timers
+        `SELECT id, due_at, kind, order_id FROM timers
          WHERE fired_at IS NULL AND cancelled_at IS NULL AND due_at <= $1
          ORDER BY due_at, id LIMIT $2`,
         [until, limit],
       );
-  return res.rows.map((r) => ({ id: r.id as string, dueAt: Number(r.due_at) }));
+  return res.rows.map((r) => ({ id: r.id as string, dueAt: Number(r.due_at), kind: r.kind as string, orderId: (r.order_id as string | null) ?? null }));
 }
 
 /**
