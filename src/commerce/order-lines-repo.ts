@@ -1,6 +1,6 @@
 // The order's lines and totals as the commerce steps read and change them (pricing, extraction, dropping).
 import type { Queryable } from '../db/db.js';
-import { cachedRows } from '../db/transaction-read-cache.js';
+import { cachedRows, writeThrough, type CachedRead } from '../db/transaction-read-cache.js';
 
 export interface OrderLineRow {
   lineNo: number;
@@ -29,10 +29,21 @@ function toLine(r: any): OrderLineRow {
 
 /** The order's lines in line order; dropped lines (rejected sellers) only when asked. */
 export async function readOrderLines(q: Queryable, orderId: string, opts: { includeDropped?: boolean } = {}): Promise<OrderLineRow[]> {
-  const rows = await cachedRows(q, 'order_lines', `SELECT * FROM order_lines WHERE order_id = $1 ${opts.includeDropped ? '' : 'AND NOT dropped'} ORDER BY line_no`, [
-    orderId,
-  ]);
+  const rows = await cachedRows(q, 'order_lines', linesText(opts.includeDropped ?? false), [orderId]);
   return rows.map(toLine);
+}
+
+function linesText(includeDropped: boolean): string {
+  return `SELECT * FROM order_lines WHERE order_id = $1 ${includeDropped ? '' : 'AND NOT dropped'} ORDER BY line_no`;
+}
+
+/** A new order's lines as readOrderLines would read them back (raw rows), to seed its first slice's read cache. */
+export function newOrderLinesRead(orderId: string, lines: readonly { line_no: number; sku: string; name: string | null; qty: number; unit_price_minor: number | null; seller_id: string | null; location_id: string | null }[]): CachedRead {
+  const rows = [...lines]
+    .sort((a, b) => a.line_no - b.line_no)
+    // bigint comes back from PostgreSQL as a string.
+    .map((l) => ({ order_id: orderId, ...l, unit_price_minor: l.unit_price_minor === null ? null : String(l.unit_price_minor), dropped: false }));
+  return { table: 'order_lines', text: linesText(false), values: [orderId], rows };
 }
 
 /** A line with its price filled; throws when the price step has not run. */
@@ -50,11 +61,18 @@ async function setLineValues(
   values: readonly { lineNo: number; value: unknown }[],
 ): Promise<void> {
   if (values.length === 0) return;
-  await q.query(
+  // The slice's cached lines get the same values (bigint as PostgreSQL returns it: a string), so the next step reads none.
+  const byLine = new Map(values.map((v) => [v.lineNo, v.value === null || v.value === undefined ? null : type === 'bigint' ? String(v.value) : v.value]));
+  await writeThrough(
+    q,
+    'order_lines',
     `UPDATE order_lines l SET ${column} = v.value
        FROM unnest($2::int[], $3::${type}[]) AS v(line_no, value)
       WHERE l.order_id = $1 AND l.line_no = v.line_no`,
     [orderId, values.map((v) => v.lineNo), values.map((v) => v.value)],
+    (row) => {
+      if (row.order_id === orderId && byLine.has(row.line_no)) row[column] = byLine.get(row.line_no);
+    },
   );
 }
 

@@ -20,6 +20,14 @@ const WRITE_WORD = /\b(?:insert|update|delete|merge|truncate)\b/i;
  * for rows another transaction committed meanwhile: the slice then acts on the earlier read,
  * as if it had run a moment sooner.
  */
+/** A read whose rows the slice already has (written in its own transaction): seeded so the first step need not read them. */
+export interface CachedRead {
+  table: string;
+  text: string;
+  values: unknown[];
+  rows: unknown[];
+}
+
 export class TransactionReadCache {
   private readonly entries = new Map<string, { table: string; rows: unknown[] }>();
 
@@ -30,8 +38,13 @@ export class TransactionReadCache {
    */
   reference: { cache: ReferenceCache; version: ReferenceVersion } | null = null;
 
+  /** The table the next statement writes through (its cached rows are patched after it, not dropped). */
+  private writeThroughTable: string | null = null;
+
   /** Called by the step client before every statement it sends. */
   sawStatement(text: string): void {
+    const keep = this.writeThroughTable;
+    this.writeThroughTable = null;
     if (READ_ONLY.test(text) && !WRITE_WORD.test(text)) return;
     if (!this.reference && this.entries.size === 0) return;
     const tables = new Set([...text.matchAll(WRITE_TARGET)].map((m) => m[1].toLowerCase()));
@@ -40,11 +53,26 @@ export class TransactionReadCache {
     if (this.reference && (unknownWrite || [...tables].some((t) => REFERENCE_TABLES.has(t)))) this.reference = null;
     if (this.entries.size === 0) return;
     if (tables.size === 0) return this.clear();
-    for (const [key, entry] of this.entries) if (tables.has(entry.table)) this.entries.delete(key);
+    for (const [key, entry] of this.entries) if (tables.has(entry.table) && entry.table !== keep) this.entries.delete(key);
+  }
+
+  /** Announces that the next statement writes `table` in a way the caller then applies to the cached rows (patchRows). */
+  expectWriteThrough(table: string): void {
+    this.writeThroughTable = table;
+  }
+
+  /** Applies a write the slice just made to every cached row of `table` (in place: entries hold their own copies). */
+  patchRows(table: string, patch: (row: any) => void): void {
+    for (const entry of this.entries.values()) if (entry.table === table) for (const row of entry.rows) patch(row);
   }
 
   clear(): void {
     this.entries.clear();
+  }
+
+  /** Enters rows as if `read.text` had just been read with `read.values` (they must be exactly what that read returns). */
+  seed(read: CachedRead): void {
+    this.entries.set(`${read.text}\u0000${JSON.stringify(read.values)}`, { table: read.table, rows: structuredClone(read.rows) });
   }
 
   async read<R>(table: string, text: string, values: unknown[], load: () => Promise<R[]>): Promise<R[]> {
@@ -72,6 +100,20 @@ export async function cachedRows<R = any>(q: Queryable, table: string, text: str
   const cache = caches.get(q);
   if (!cache) return (await q.query(text, values)).rows as R[];
   return cache.read(table, text, values, async () => (await q.query(text, values)).rows as R[]);
+}
+
+/**
+ * Sends a write on `table` whose effect `patch` applies to each cached row of that table, so the
+ * slice's later reads of it are still served from the cache (a step that fills a column of the
+ * lines it just read need not read them again). `patch` must change a row exactly as the write
+ * changes it in the database, and leave rows the write does not touch alone. Outside a slice
+ * it is a plain query.
+ */
+export async function writeThrough(q: Queryable, table: string, text: string, values: unknown[], patch: (row: any) => void): Promise<void> {
+  const cache = caches.get(q);
+  cache?.expectWriteThrough(table);
+  await q.query(text, values);
+  cache?.patchRows(table, patch);
 }
 
 /**

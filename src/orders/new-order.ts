@@ -1,4 +1,6 @@
 // Records a new order (row, lines, where it came from) in one statement; its first run slice follows in the same transaction.
+import { newOrderLinesRead } from '../commerce/order-lines-repo.js';
+import type { CachedRead } from '../db/transaction-read-cache.js';
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../db/db.js';
 import { COMPILER_VERSION } from '../engine/compiler.js';
@@ -49,7 +51,11 @@ export function newOrderId(): string {
  * answers the row as stored, which the first slice runs on, with the reference data's version
  * (reference-cache.ts) read by the same statement.
  */
-export async function insertOrder(q: Queryable, o: NewOrder, now: number): Promise<{ order: OrderRow; referenceVersion: ReferenceVersion | null }> {
+export async function insertOrder(
+  q: Queryable,
+  o: NewOrder,
+  now: number,
+): Promise<{ order: OrderRow; referenceVersion: ReferenceVersion | null; seeds: CachedRead[] }> {
   const lines = o.lines.map((l, i) => ({ line_no: i + 1, sku: l.sku, name: l.name, qty: l.qty, unit_price_minor: l.unitPriceMinor, seller_id: l.sellerId, location_id: l.locationId }));
   const { rows } = await q.query(
     `WITH o AS (
@@ -73,5 +79,6 @@ export async function insertOrder(q: Queryable, o: NewOrder, now: number): Promi
       JSON.stringify(lines), JSON.stringify(o.origin?.startVars ?? {}), o.origin?.startedBy ?? null,
     ],
   );
-  return { order: toOrderRow(rows[0]), referenceVersion: parseReferenceVersion(rows[0].reference_version) };
+  // The lines just written are what the first slice's steps read first: they start in its read cache.
+  return { order: toOrderRow(rows[0]), referenceVersion: parseReferenceVersion(rows[0].reference_version), seeds: [newOrderLinesRead(o.id, lines)] };
 }

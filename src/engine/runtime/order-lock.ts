@@ -6,6 +6,7 @@ import { toWait, type WaitRow } from './waits.js';
 import { sqlString } from './sql-literal.js';
 import { isStalePlanError, StalePreparedPlan } from './stale-prepared-plan.js';
 import { parseReferenceVersion, REFERENCE_VERSION_SQL, type ReferenceVersion } from '../../db/reference-cache.js';
+import type { CachedRead } from '../../db/transaction-read-cache.js';
 
 /** The locked order and what a slice needs of it, read after the lock was granted. */
 export interface LockedOrder {
@@ -15,6 +16,8 @@ export interface LockedOrder {
   waits: WaitRow[];
   /** The reference data's version as the read after the lock saw it (reference-cache.ts); null when unknown. */
   referenceVersion: ReferenceVersion | null;
+  /** Rows the command already has (a new order's lines), for the slice's read cache. */
+  seeds?: readonly CachedRead[];
 }
 
 /**

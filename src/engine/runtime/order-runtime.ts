@@ -20,6 +20,7 @@ import { withSpan } from '../../telemetry/spans.js';
 import type { ExternalAnswer } from '../node-type.js';
 import { readCall, recordAnswer } from './order-calls.js';
 import { ReferenceCache, type ReferenceVersion } from '../../db/reference-cache.js';
+import type { CachedRead } from '../../db/transaction-read-cache.js';
 
 /** How many connections with stale prepared statements a command discards before giving up (pool size is 10-20). */
 const MAX_STALE_PLAN_RETRIES = 32;
@@ -227,7 +228,10 @@ export class OrderRuntime {
    * replay: what it wrote commits, no slice runs). A command rerun with savepoints calls it again
    * in the new transaction. True when the order was recorded and started.
    */
-  async startNew(orderId: string, record: (tx: PoolClient) => Promise<{ order: OrderRow; referenceVersion: ReferenceVersion | null } | null>): Promise<boolean> {
+  async startNew(
+    orderId: string,
+    record: (tx: PoolClient) => Promise<{ order: OrderRow; referenceVersion: ReferenceVersion | null; seeds?: readonly CachedRead[] } | null>,
+  ): Promise<boolean> {
     const started = await this.command('start', orderId, async (tx, locked, savepoints) => ({ ...(await this.firstSlice(tx, locked, savepoints)), result: true }), async (client) => {
       await client.query('BEGIN');
       const recorded = await record(client);

@@ -26,7 +26,7 @@ import { orderSummary } from './order-summary.js';
 import { sliceWriteStatement } from './slice-write.js';
 import { stepClient } from './step-client.js';
 import { StalePreparedPlan } from './stale-prepared-plan.js';
-import { TransactionReadCache } from '../../db/transaction-read-cache.js';
+import { TransactionReadCache, type CachedRead } from '../../db/transaction-read-cache.js';
 import type { ReferenceCache, ReferenceVersion } from '../../db/reference-cache.js';
 import { StepSavepointNeeded } from './step-savepoint-needed.js';
 import { SliceRecord } from './slice-record.js';
@@ -58,6 +58,8 @@ export interface SliceState {
   waits: WaitRow[];
   /** The reference data's version, read with the lock or the insert; null when unknown (no reference cache then). */
   referenceVersion?: ReferenceVersion | null;
+  /** Rows the command wrote or read already (a new order's lines), entered in the slice's read cache. */
+  seeds?: readonly CachedRead[];
 }
 
 /** A URL as the timeline shows it: scheme, host and path, never the query (it may carry a token). */
@@ -114,6 +116,7 @@ export class RunSlice {
     slice.record = new SliceRecord(state ? state.waits : await openWaits(tx, order.id));
     if (order.snapshot) slice.snapshot = flow.machine.resolveState(order.snapshot as any) as Snapshot;
     if (deps.referenceCache && state?.referenceVersion) slice.readCache.reference = { cache: deps.referenceCache, version: state.referenceVersion };
+    for (const read of state?.seeds ?? []) slice.readCache.seed(read);
     return slice;
   }
 

@@ -1,7 +1,7 @@
 // The per-slice read cache (docs/performance.md "Optimisations"): repeated reads are served once, writes and rollbacks drop them.
 import { describe, expect, it } from 'vitest';
 import type { Queryable } from '../../../src/db/db.js';
-import { attachReadCache, cachedRows, TransactionReadCache } from '../../../src/db/transaction-read-cache.js';
+import { attachReadCache, cachedRows, TransactionReadCache, writeThrough } from '../../../src/db/transaction-read-cache.js';
 
 /** A fake client counting queries; `query` shows each statement to the cache like the step client does. */
 function fakeClient(cache?: TransactionReadCache) {
@@ -39,6 +39,19 @@ describe('TransactionReadCache', () => {
     await cachedRows(q, 'workspace', WORKSPACE, []);
     expect(q.calls.filter((t) => t === LINES)).toHaveLength(2);
     expect(q.calls.filter((t) => t === WORKSPACE)).toHaveLength(1);
+  });
+
+  it('a write-through keeps the table’s cached rows, changed by its patch; the next write drops them as usual', async () => {
+    const q = fakeClient(new TransactionReadCache());
+    await cachedRows(q, 'order_lines', LINES, ['o1']);
+    const UPDATE = 'UPDATE order_lines SET seller_id = $2 WHERE order_id = $1';
+    await writeThrough(q, 'order_lines', UPDATE, ['o1', 's'], (row) => void (row.patched = true));
+    const [row] = await cachedRows(q, 'order_lines', LINES, ['o1']);
+    expect(row.patched).toBe(true);
+    expect(q.calls).toEqual([LINES, UPDATE]);
+    await q.query(UPDATE, ['o1', 't']);
+    await cachedRows(q, 'order_lines', LINES, ['o1']);
+    expect(q.calls).toEqual([LINES, UPDATE, UPDATE, LINES]);
   });
 
   it('a write inside a WITH and a statement it cannot read drop entries too', async () => {
