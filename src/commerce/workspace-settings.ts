@@ -15,6 +15,9 @@ export interface CommerceSettings {
   adapters: { payments: StoredHttpAdapter | null; carrier: StoredHttpAdapter | null };
 }
 
+/** The workspace columns behind CommerceSettings (`toCommerceSettings` reads a row of them; another statement may select them beside its own). */
+export const COMMERCE_SETTINGS_COLUMNS = 'exchange_rates, tax_rate, return_window_days, fraud_threshold, adapters';
+
 /** The workspace row (applied from the workspace file at every start); a missing row is a setup bug. */
 export async function readCommerceSettings(q: Queryable): Promise<CommerceSettings> {
   // A slice's reference cache first (one row, key "1"), then the transaction's read cache.
@@ -22,10 +25,14 @@ export async function readCommerceSettings(q: Queryable): Promise<CommerceSettin
     q,
     'workspace',
     ['1'],
-    () => cachedRows(q, 'workspace', 'SELECT exchange_rates, tax_rate, return_window_days, fraud_threshold, adapters FROM workspace WHERE id = 1', []),
+    () => cachedRows(q, 'workspace', `SELECT ${COMMERCE_SETTINGS_COLUMNS} FROM workspace WHERE id = 1`, []),
     () => '1',
   );
-  const row = rows[0];
+  return toCommerceSettings(rows[0]);
+}
+
+/** CommerceSettings from a row holding COMMERCE_SETTINGS_COLUMNS. */
+export function toCommerceSettings(row: any): CommerceSettings {
   if (!row) throw new Error('The workspace settings are missing (the workspace file was not applied)');
   return {
     exchangeRates: row.exchange_rates,

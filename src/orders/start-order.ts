@@ -10,9 +10,8 @@ import type { OrderInput } from '../domain/order-input-schema.js';
 import { fxRate } from '../domain/fx.js';
 import { toMinor } from '../domain/money.js';
 import { computeTotals } from '../domain/order-totals.js';
-import { readCommerceSettings } from '../commerce/workspace-settings.js';
 import { claimIdempotencyKey, type IdempotencyClaim } from './idempotency.js';
-import { resolvePublishedVersion } from './flow-version.js';
+import { readStartContext } from './start-context.js';
 import { storeOrderDocument } from './order-documents.js';
 
 export interface OrderServiceDeps {
@@ -76,8 +75,7 @@ export async function startOrder(deps: OrderServiceDeps, cmd: StartOrderCommand,
 
 /** Writes the order row and everything that belongs to it, answering the row (and the reference version); throws 409 / 400 before writing anything. */
 async function recordOrder(tx: Queryable, deps: OrderServiceDeps, orderId: string, cmd: StartOrderCommand, options: StartOrderOptions): Promise<{ order: OrderRow; referenceVersion: ReferenceVersion | null }> {
-  const flowVersion = await resolvePublishedVersion(tx, deps.engine.flows, cmd.flowId, cmd.version);
-  const settings = await readCommerceSettings(tx);
+  const { flowVersion, settings } = await readStartContext(tx, cmd.flowId, cmd.version);
   const { input } = cmd;
   const rate = fxRate(input.currency, settings.exchangeRates);
   const lines: NewOrderLine[] = (input.lines ?? []).map((l) => ({
