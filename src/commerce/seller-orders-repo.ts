@@ -1,5 +1,6 @@
 // Seller orders in PostgreSQL: one per order and seller (first party: seller NULL), their statuses and reasons.
 import type { Queryable } from '../db/db.js';
+import { cachedRows, seedRead, writeThrough } from '../db/transaction-read-cache.js';
 import { newCommerceId } from '../domain/commerce-ids.js';
 import type { SellerOrderStatus } from '../domain/seller-split.js';
 
@@ -39,12 +40,15 @@ function toRow(r: any): SellerOrderRow {
   };
 }
 
+/** The read of an order's seller orders (sellerOrdersOf), also the key of the slice's cached copy. */
+const SELLER_ORDERS_TEXT = `SELECT * FROM seller_orders WHERE order_id = $1 ORDER BY created_at, (lines->0->>'lineNo')::int, id`;
+
 /** The order's seller orders in creation order (first party, if any, where its first line fell). */
 export async function sellerOrdersOf(q: Queryable, orderId: string, opts: { lock?: boolean } = {}): Promise<SellerOrderRow[]> {
-  const { rows } = await q.query(
-    `SELECT * FROM seller_orders WHERE order_id = $1 ORDER BY created_at, (lines->0->>'lineNo')::int, id ${opts.lock ? 'FOR UPDATE' : ''}`,
-    [orderId],
-  );
+  if (!opts.lock) return (await cachedRows(q, 'seller_orders', SELLER_ORDERS_TEXT, [orderId])).map(toRow);
+  // The locked rows are the rows a plain read would answer: later steps of the slice (the payout) read them from its cache.
+  const { rows } = await q.query(`${SELLER_ORDERS_TEXT} FOR UPDATE`, [orderId]);
+  seedRead(q, { table: 'seller_orders', text: SELLER_ORDERS_TEXT, values: [orderId], rows });
   return rows.map(toRow);
 }
 
@@ -83,7 +87,10 @@ export async function insertSellerOrders(q: Queryable, orderId: string, currency
 }
 
 export async function setSellerOrderStatus(q: Queryable, id: string, status: SellerOrderStatus, reason: string | null, now: number): Promise<void> {
-  await q.query('UPDATE seller_orders SET status = $2, reason = $3, updated_at = $4 WHERE id = $1', [id, status, reason, now]);
+  // The slice's cached rows get the same change (bigint as PostgreSQL returns it: a string).
+  await writeThrough(q, 'seller_orders', 'UPDATE seller_orders SET status = $2, reason = $3, updated_at = $4 WHERE id = $1', [id, status, reason, now], (row) => {
+    if (row.id === id) Object.assign(row, { status, reason, updated_at: String(now) });
+  });
 }
 
 /** Rollback or cancel: pending and accepted parts become cancelled; rejected ones stay rejected. */

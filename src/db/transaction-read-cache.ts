@@ -52,6 +52,8 @@ export class TransactionReadCache {
     const unknownWrite = tables.size === 0 && !READ_ONLY.test(text);
     if (this.reference && (unknownWrite || [...tables].some((t) => REFERENCE_TABLES.has(t)))) this.reference = null;
     if (this.entries.size === 0) return;
+    // A SELECT naming no write target (FOR UPDATE; a write can only hide in a WITH, which is not a SELECT) changes nothing.
+    if (tables.size === 0 && READ_ONLY.test(text)) return;
     if (tables.size === 0) return this.clear();
     for (const [key, entry] of this.entries) if (tables.has(entry.table) && entry.table !== keep) this.entries.delete(key);
   }
@@ -90,6 +92,11 @@ const caches = new WeakMap<object, TransactionReadCache>();
 
 export function attachReadCache(client: object, cache: TransactionReadCache): void {
   caches.set(client, cache);
+}
+
+/** Enters rows a step just read another way (a locking read of the same rows) as `read.text` would read them; outside a slice nothing. */
+export function seedRead(q: Queryable, read: CachedRead): void {
+  caches.get(q)?.seed(read);
 }
 
 /**

@@ -1,7 +1,7 @@
 // The per-slice read cache (docs/performance.md "Optimisations"): repeated reads are served once, writes and rollbacks drop them.
 import { describe, expect, it } from 'vitest';
 import type { Queryable } from '../../../src/db/db.js';
-import { attachReadCache, cachedRows, TransactionReadCache, writeThrough } from '../../../src/db/transaction-read-cache.js';
+import { attachReadCache, cachedRows, seedRead, TransactionReadCache, writeThrough } from '../../../src/db/transaction-read-cache.js';
 
 /** A fake client counting queries; `query` shows each statement to the cache like the step client does. */
 function fakeClient(cache?: TransactionReadCache) {
@@ -68,6 +68,16 @@ describe('TransactionReadCache', () => {
     await cachedRows(q, 'workspace', WORKSPACE, []);
     expect(q.calls.filter((t) => t === LINES)).toHaveLength(2);
     expect(q.calls.filter((t) => t === WORKSPACE)).toHaveLength(2);
+  });
+
+  it('a locking SELECT (FOR UPDATE) writes nothing: cached rows stay; a seeded read is answered without a statement', async () => {
+    const q = fakeClient(new TransactionReadCache());
+    await cachedRows(q, 'order_lines', LINES, ['o1']);
+    await q.query(`${LINES} FOR UPDATE`, ['o1']);
+    await cachedRows(q, 'order_lines', LINES, ['o1']);
+    seedRead(q, { table: 'workspace', text: WORKSPACE, values: [], rows: [{ tax_rate: '0.08' }] });
+    expect(await cachedRows(q, 'workspace', WORKSPACE, [])).toEqual([{ tax_rate: '0.08' }]);
+    expect(q.calls).toEqual([LINES, `${LINES} FOR UPDATE`]);
   });
 
   it('clear() (a rolled-back step) empties it', async () => {
