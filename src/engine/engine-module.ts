@@ -120,6 +120,21 @@ export async function createEngine(ctx: EngineHost, options: EngineOptions = {})
   // Handler-kind timers (webhook attempts) run beside the scheduler's slots: a hanging receiver must not delay
   // order timers (issue "Resilience", slow receivers). The test clock still awaits each one, in due order.
   const lane = new HandlerLane(HANDLER_LANE_LIMIT, (err, timerId) => ctx.logger.error({ err, timerId }, 'timer fire failed'));
+  const routing = new Map<string, Promise<void>>();
+  /**
+   * One routing of a timer at a time in this process: a second caller (the test clock's advance and
+   * the scheduler's own loop both finding it due, or the PostgreSQL fallback beside the index) waits
+   * for the first instead of opening a transaction whose claim would find it fired. When the first
+   * fails, the timer is still pending in PostgreSQL and its own retry rules (the sweep, the next
+   * advance) bring it back.
+   */
+  const route = (timerId: string, beside: boolean, known?: TimerRoute): Promise<void> => {
+    const running = routing.get(timerId);
+    if (running) return running.catch(() => undefined);
+    const run = routeOnce(timerId, beside, known).finally(() => routing.delete(timerId));
+    routing.set(timerId, run);
+    return run;
+  };
   /**
    * Routes a due timer to its handler by kind; order timers go to the runtime. The kind and order
    * come with the timer when this process indexed it; otherwise (another node indexed it, the
@@ -127,7 +142,7 @@ export async function createEngine(ctx: EngineHost, options: EngineOptions = {})
    * is dropped here, before any lock. Either way the claim inside the handler or the order's
    * command decides a race, so a routed timer that was cancelled meanwhile changes nothing.
    */
-  const route = async (timerId: string, beside: boolean, known?: TimerRoute): Promise<void> => {
+  const routeOnce = async (timerId: string, beside: boolean, known?: TimerRoute): Promise<void> => {
     let hint = known;
     if (!hint) {
       const { rows } = await ctx.db.query<{ kind: string; order_id: string | null; due_at: string }>(
@@ -145,6 +160,9 @@ export async function createEngine(ctx: EngineHost, options: EngineOptions = {})
     const handler = timerHandlers.get(kind);
     if (!handler) {
       if (orderId) await runtime.fireTimer(timerId, orderId);
+      // An order timer is now fired (or was found fired or cancelled) for good. Fired by the test clock, its
+      // index entry is still there: left, the scheduler's loop would later re-open the order for a no-op claim.
+      if (!beside) await scheduler.forget([timerId]);
     } else if (beside) await lane.submit(timerId, () => handler(timerId));
     else await handler(timerId);
   };

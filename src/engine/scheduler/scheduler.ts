@@ -187,6 +187,7 @@ export class Scheduler {
   /** Drops ids from the index (e.g. timers just cancelled); firing them would be a no-op anyway. Never throws. */
   async forget(ids: string[]): Promise<void> {
     if (ids.length === 0) return;
+    for (const id of ids) this.routes.delete(id);
     try {
       await this.index.remove(ids);
     } catch (err) {
