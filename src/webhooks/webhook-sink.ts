@@ -20,8 +20,11 @@ export interface DeliveryBody {
 export function webhookSink(deps: { clock: Clock; worker: DeliveryWorker; timeoutMs: number }): OutboxSink {
   return {
     name: 'webhooks',
-    async handle(tx: PoolClient, rows: OutboxRow[]): Promise<void> {
-      const { rows: subs } = await tx.query<{ id: string; events: string[] }>('SELECT id, events FROM webhook_subscriptions ORDER BY created_at, id');
+    // The subscriptions come with the claimed batch (read by the dispatcher's claim statement).
+    alongside: `(SELECT coalesce(json_agg(json_build_object('id', s.id, 'events', s.events) ORDER BY s.created_at, s.id), '[]'::json)
+                   FROM webhook_subscriptions s)`,
+    async handle(tx: PoolClient, rows: OutboxRow[], alongside: unknown): Promise<void> {
+      const subs = alongside as { id: string; events: string[] }[];
       if (subs.length === 0) return;
       // The dispatcher hands rows over in outbox.seq order: the order the events were written in.
       const ordered = rows;

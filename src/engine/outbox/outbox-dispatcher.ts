@@ -19,7 +19,13 @@ export interface OutboxRow {
  */
 export interface OutboxSink {
   readonly name: string;
-  handle(tx: PoolClient, rows: OutboxRow[]): Promise<void>;
+  /**
+   * A scalar SQL expression without parameters (e.g. the webhook subscriptions as JSON) read by the
+   * statement that claims the batch, in the same transaction: its value comes to `handle` as
+   * `alongside`, one round trip fewer per batch than reading it there.
+   */
+  readonly alongside?: string;
+  handle(tx: PoolClient, rows: OutboxRow[], alongside?: unknown): Promise<void>;
 }
 
 export interface OutboxDispatcherOptions {
@@ -129,17 +135,20 @@ export class OutboxDispatcher {
    */
   private async dispatchBatch(size: number): Promise<number> {
     return this.options.db.tx(async (tx) => {
+      // One row: the claimed batch as JSON in writing order (RETURNING alone has no order), and what each sink reads alongside.
+      const alongside = this.sinks.map((sink, i) => `, ${sink.alongside ?? 'NULL'} AS alongside_${i}`).join('');
       const { rows } = await tx.query(
-        `UPDATE outbox SET dispatched_at = $2
-          WHERE id IN (SELECT id FROM outbox WHERE dispatched_at IS NULL ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED)
-          RETURNING id, order_id, event, occurred_at, data, seq`,
+        `WITH claimed AS (
+           UPDATE outbox SET dispatched_at = $2
+            WHERE id IN (SELECT id FROM outbox WHERE dispatched_at IS NULL ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED)
+            RETURNING id, order_id, event, occurred_at, data, seq)
+         SELECT (SELECT json_agg(json_build_object('id', c.id, 'orderId', c.order_id, 'event', c.event, 'occurredAt', c.occurred_at, 'data', c.data)
+                             ORDER BY c.seq) FROM claimed c) AS batch${alongside}`,
         [size, this.options.clock.now()],
       );
-      if (rows.length === 0) return 0;
-      // RETURNING has no order: put the batch back in writing order.
-      rows.sort((a, b) => Number(a.seq) - Number(b.seq));
-      const batch: OutboxRow[] = rows.map((r) => ({ id: r.id, orderId: r.order_id, event: r.event, occurredAt: Number(r.occurred_at), data: r.data }));
-      for (const sink of this.sinks) await sink.handle(tx, batch);
+      const batch = (rows[0].batch ?? []) as OutboxRow[];
+      if (batch.length === 0) return 0;
+      for (const [i, sink] of this.sinks.entries()) await sink.handle(tx, batch, rows[0][`alongside_${i}`]);
       return batch.length;
     });
   }
