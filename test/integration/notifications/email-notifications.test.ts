@@ -10,9 +10,7 @@ import { e, n } from '../../support/engine-harness.js';
 
 const ACME = 'orders@acme-kitchenware.example';
 const BOLT = 'orders@bolt-outdoor.example';
-// Generous on purpose: a slow SMTP exchange on a loaded CI machine must not turn a delivered mail into a timed-out
-// attempt (the mail arrives, the client gives up, the row stays pending for a retry). Test-clock advances cost nothing.
-const TIMEOUT_MS = 15_000;
+const TIMEOUT_MS = 2_000;
 
 let smtp: SmtpCatcher;
 let t: TestService;
@@ -35,6 +33,19 @@ afterAll(async () => {
   await t?.close();
   await smtp?.close();
 });
+
+/** An approval with a deadline, titled from the order (the mail says by when to decide). */
+async function publishDeadlineFlow(): Promise<void> {
+  await publishFlow(t, 'approve-by-mail-deadline', {
+    nodes: [
+      n('start', 'trigger.api'),
+      n('review', 'human.approval', { title: 'Check order {{order.id}}', assignee: 'deadline-approver@shop.example', timeout: '2h' }, 'Review'),
+      n('done', 'end', { outcome: 'completed' }),
+      n('no', 'end', { outcome: 'declined', reason: 'Rejected' }),
+    ],
+    edges: [e('start', 'review'), e('review', 'done', 'approved'), e('review', 'no', 'rejected'), e('review', 'no', 'escalated')],
+  });
+}
 
 const marketplace = async (svc: TestService, lines: { sku: string; qty: number }[]) => {
   const res = await svc.call('POST', '/api/v1/orders', {
@@ -105,10 +116,11 @@ describe('sellers of a marketplace order (spec "Marketplace acceptance loop")', 
     const db = t.service.ctx.db;
     const now = t.service.ctx.clock.now();
     const nid = 'ntf_crashed_mid_send_00';
-    // What a crash leaves: attempt 1 claimed and committed (with the guard for attempt 2), its result never recorded.
+    // What a crash leaves: dispatched, attempt 1 claimed and committed (with the guard for attempt 2), its result never
+    // recorded. (Left undispatched, the row would also be taken by the dispatcher's poll, which is not what a crash leaves.)
     await db.query(
-      `INSERT INTO notifications (id, order_id, node_id, audience, recipient, address, subject, body, status, channel, attempts, created_at, updated_at)
-       VALUES ($1, $2, 'notify_sellers', 'seller', 'seller_bolt', $3, 'Order waits', 'Please answer', 'pending', 'email', 1, $4, $4)`,
+      `INSERT INTO notifications (id, order_id, node_id, audience, recipient, address, subject, body, status, channel, attempts, dispatched_at, created_at, updated_at)
+       VALUES ($1, $2, 'notify_sellers', 'seller', 'seller_bolt', $3, 'Order waits', 'Please answer', 'pending', 'email', 1, $4, $4, $4)`,
       [nid, id, BOLT, now],
     );
     await db.query(`INSERT INTO timers (id, kind, due_at, payload, created_at) VALUES ($1, 'notification.delivery', $2, $3, $4)`, [
@@ -173,6 +185,18 @@ describe('approvals (spec "Approval")', () => {
     expect(mailsFor(id, 'approver@shop.example')).toHaveLength(1);
     const log = await notifications(t, id);
     expect(log).toEqual([expect.objectContaining({ audience: 'approver', recipient: 'approver@shop.example', nodeId: 'review', status: 'sent' })]);
+  });
+
+  it('the approval mail: subject "Approval waiting: <title>", body "<title>. Decide before <ISO time>; after that it escalates."', async () => {
+    await publishDeadlineFlow();
+    const res = await t.call('POST', '/api/v1/orders', { flowId: 'approve-by-mail-deadline', input: { model: 'b2c', lines: [{ sku: 'MUG-1', qty: 1 }] } });
+    const id = res.body.orderId as string;
+    await t.advance(0);
+    const [approval] = (await t.call('GET', '/api/v1/approvals')).body.approvals.filter((a: any) => a.orderId === id);
+    expect(approval.deadline).toEqual(expect.any(Number));
+    const [mail] = mailsFor(id, 'deadline-approver@shop.example');
+    expect(mail.subject).toBe(`Approval waiting: Check order ${id}`);
+    expect(mail.text).toContain(`Check order ${id}. Decide before ${new Date(approval.deadline).toISOString()}; after that it escalates.`);
   });
 
   it('the delivery log of an unknown order is a 404', async () => {
