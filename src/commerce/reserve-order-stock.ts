@@ -6,7 +6,7 @@ import { readOrderLines, type OrderLineRow } from './order-lines-repo.js';
 import { shipToPoint, type ShipTo } from '../domain/ship-to.js';
 import { simulateSwitches } from '../domain/simulate.js';
 import { chooseStockLocation } from '../domain/stock-allocation.js';
-import { reservationsOf, reserveAll, stockCandidates, type ReservationRequest, type ReservationRow } from './stock-repo.js';
+import { HELD_STATUSES, reservationsOf, reserveAll, stockCandidates, type ReservationRequest, type ReservationRow } from './stock-repo.js';
 
 /** What a stock step needs to know about the order. */
 export interface StockOrder {
@@ -55,7 +55,7 @@ export async function reserveOrderStock(q: Queryable, order: StockOrder, nodeId:
   const { physical, untracked } = await orderStockLines(q, order.id);
   if (simulateSwitches(order.meta).has('out_of_stock') && physical.length > 0)
     throw new TerminalError(`Out of stock: ${physical[0]!.line.sku} (simulated out_of_stock)`, 'out_of_stock');
-  const existing = await reservationsOf(q, order.id, order.generation, ['reserved', 'consumed']);
+  const existing = await reservationsOf(q, order.id, order.generation, HELD_STATUSES);
   const covered = new Set(existing.map((r) => r.lineNo));
   const todo = physical.filter(({ line }) => !covered.has(line.lineNo));
   const candidates = await stockCandidates(q, todo.map(({ line }) => line.sku));

@@ -1,5 +1,6 @@
 // Stock bookkeeping: reservations against stock_levels, consuming them when goods leave, releasing and restocking on undo.
 import type { Queryable } from '../db/db.js';
+import { cachedRows, seedRead } from '../db/transaction-read-cache.js';
 import { newCommerceId } from '../domain/commerce-ids.js';
 import type { StockCandidate } from '../domain/stock-allocation.js';
 
@@ -45,14 +46,22 @@ export async function stockCandidates(q: Queryable, skus: readonly string[]): Pr
   return out;
 }
 
-/** The order's reservations in this run (generation), optionally only some statuses. */
-export async function reservationsOf(q: Queryable, orderId: string, generation: number, statuses?: readonly string[]): Promise<ReservationRow[]> {
-  const { rows } = await q.query(
-    `SELECT * FROM stock_reservations WHERE order_id = $1 AND generation = $2 ${statuses ? 'AND status = ANY($3::text[])' : ''}
+/** The statuses of reservations that hold (or held) the order's goods in a run: what a reserving step looks for first. */
+export const HELD_STATUSES: readonly string[] = ['reserved', 'consumed'];
+
+/** The read behind reservationsOf (also the key of the slice's cached copy). */
+function reservationsRead(orderId: string, generation: number, statuses?: readonly string[]): { text: string; values: unknown[] } {
+  return {
+    text: `SELECT * FROM stock_reservations WHERE order_id = $1 AND generation = $2 ${statuses ? 'AND status = ANY($3::text[])' : ''}
       ORDER BY line_no, created_at, id`,
-    statuses ? [orderId, generation, [...statuses]] : [orderId, generation],
-  );
-  return rows.map(toReservation);
+    values: statuses ? [orderId, generation, [...statuses]] : [orderId, generation],
+  };
+}
+
+/** The order's reservations in this run (generation), optionally only some statuses (in a slice, through its read cache). */
+export async function reservationsOf(q: Queryable, orderId: string, generation: number, statuses?: readonly string[]): Promise<ReservationRow[]> {
+  const { text, values } = reservationsRead(orderId, generation, statuses);
+  return (await cachedRows(q, 'stock_reservations', text, values)).map(toReservation);
 }
 
 /** One line to hold at one location (what `reserveAll` takes). */
@@ -85,14 +94,24 @@ export async function reserveAll(
             UPDATE stock_levels s SET reserved = s.reserved + a.qty, updated_at = $5
               FROM asked a
              WHERE s.sku = a.sku AND s.location_id = a.location_id AND s.on_hand - s.reserved >= a.qty
-            RETURNING s.sku, s.location_id)
-     INSERT INTO stock_reservations (id, order_id, generation, node_id, line_no, sku, location_id, qty, status, created_at, updated_at)
-     SELECT w.id, $2, $3, $4, w.line_no, w.sku, w.location_id, w.qty, 'reserved', $5, $5
-       FROM want w JOIN held h ON h.sku = w.sku AND h.location_id = w.location_id
-     RETURNING *`,
-    [JSON.stringify(wanted), order.orderId, order.generation, order.nodeId, now],
+            RETURNING s.sku, s.location_id),
+          added AS (
+            INSERT INTO stock_reservations (id, order_id, generation, node_id, line_no, sku, location_id, qty, status, created_at, updated_at)
+            SELECT w.id, $2, $3, $4, w.line_no, w.sku, w.location_id, w.qty, 'reserved', $5, $5
+              FROM want w JOIN held h ON h.sku = w.sku AND h.location_id = w.location_id
+            RETURNING *)
+     SELECT true AS added_now, * FROM added
+     UNION ALL
+     SELECT false, * FROM stock_reservations WHERE order_id = $2 AND generation = $3 AND status = ANY($6::text[])`,
+    [JSON.stringify(wanted), order.orderId, order.generation, order.nodeId, now, [...HELD_STATUSES]],
   );
-  return rows.map(toReservation).sort((a, b) => a.lineNo - b.lineNo);
+  // The run's held reservations after this statement (the UNION's second part reads the rows as they were before it):
+  // a later step of the slice looking for them (ship after reserve) reads them from the slice's cache.
+  const held = rows
+    .map(({ added_now: _, ...row }) => row)
+    .sort((a, b) => a.line_no - b.line_no || Number(a.created_at) - Number(b.created_at) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  seedRead(q, { table: 'stock_reservations', ...reservationsRead(order.orderId, order.generation, HELD_STATUSES), rows: held });
+  return rows.filter((r) => r.added_now).map(toReservation).sort((a, b) => a.lineNo - b.lineNo);
 }
 
 /** How `stock_levels` moves when reservations change status (`m.qty`: their units per SKU and location). */
