@@ -101,7 +101,7 @@ describe('external call crash (child process)', () => {
     expect(timers).toHaveLength(1);
     expect(timers[0].fired_at).not.toBeNull();
     // The whole stored history of the order: each step once, the answer once, one order.completed event.
-    const history = await db('SELECT kind, node_id FROM order_timeline WHERE order_id = $1 ORDER BY id', [orderId]);
+    const history = await db('SELECT kind, node_id FROM order_timeline WHERE order_id = $1 ORDER BY chunk_id, pos', [orderId]);
     expect(history.map((r) => `${r.kind}${r.node_id ? ` ${r.node_id}` : ''}`)).toEqual([
       'order.started',
       'node.succeeded start',

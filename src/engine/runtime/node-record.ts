@@ -1,4 +1,4 @@
-// Per-node records of the current run (order_nodes): status, runs, output, error, branches taken.
+// Per-node records of the current run (a JSON map in the orders row, `orders.nodes`): status, runs, output, error, branches taken.
 import type { Queryable } from '../../db/db.js';
 
 export type NodeStatus = 'pending' | 'running' | 'waiting' | 'succeeded' | 'failed' | 'skipped' | 'rolled_back';
@@ -21,61 +21,47 @@ export function emptyNodeRecord(nodeId: string): NodeRecord {
   return { nodeId, status: 'pending', runs: 0, attempt: 0, summary: null, output: null, error: null, branches: [], doneSeq: null, startedAt: null, endedAt: null };
 }
 
-/** A node record from an `order_nodes` row. */
-export function toNodeRecord(r: any): NodeRecord {
+/** A record as the run-state map stores it: keyed by node id, null fields left out. */
+type StoredNodeRecord = Partial<Omit<NodeRecord, 'nodeId'>>;
+
+/** A node record from its entry in `orders.nodes`. */
+export function toNodeRecord(nodeId: string, r: StoredNodeRecord): NodeRecord {
   return {
-    nodeId: r.node_id,
-    status: r.status,
-    runs: r.runs,
-    attempt: r.attempt,
-    summary: r.summary,
-    output: r.output,
-    error: r.error,
+    nodeId,
+    status: r.status ?? 'pending',
+    runs: r.runs ?? 0,
+    attempt: r.attempt ?? 0,
+    summary: r.summary ?? null,
+    output: r.output ?? null,
+    error: r.error ?? null,
     branches: r.branches ?? [],
-    doneSeq: r.done_seq,
-    startedAt: r.started_at === null ? null : Number(r.started_at),
-    endedAt: r.ended_at === null ? null : Number(r.ended_at),
+    doneSeq: r.doneSeq ?? null,
+    startedAt: r.startedAt ?? null,
+    endedAt: r.endedAt ?? null,
   };
 }
 
-export async function loadNodeRecords(q: Queryable, orderId: string): Promise<Map<string, NodeRecord>> {
-  const { rows } = await q.query('SELECT * FROM order_nodes WHERE order_id = $1', [orderId]);
-  return new Map(rows.map((r) => [r.node_id, toNodeRecord(r)]));
+/** The records of an `orders.nodes` map. */
+export function toNodeRecords(map: Record<string, StoredNodeRecord> | null | undefined): Map<string, NodeRecord> {
+  return new Map(Object.entries(map ?? {}).map(([id, r]) => [id, toNodeRecord(id, r)]));
 }
 
-/** The records as the JSON rows `NODE_RECORD_UPSERT` reads with jsonb_to_recordset. */
-export function nodeRecordsJson(records: NodeRecord[]): Record<string, unknown>[] {
-  return records.map((r) => ({
-    node_id: r.nodeId,
-    status: r.status,
-    runs: r.runs,
-    attempt: r.attempt,
-    summary: r.summary,
-    output: r.output ?? null,
-    error: r.error,
-    branches: r.branches,
-    done_seq: r.doneSeq,
-    started_at: r.startedAt,
-    ended_at: r.endedAt,
-  }));
+export async function loadNodeRecords(q: Queryable, orderId: string): Promise<Map<string, NodeRecord>> {
+  const { rows } = await q.query('SELECT nodes FROM orders WHERE id = $1', [orderId]);
+  return toNodeRecords(rows[0]?.nodes);
 }
 
 /**
- * Upserts node records of order `orderSql` (a placeholder or literal) from the JSON rows in
- * `rowsSql` (`nodeRecordsJson`): shared by saveNodeRecords and the slice's one write statement.
+ * The run's records as the `orders.nodes` map: keyed by node id, null fields left out. A slice that
+ * changed any record writes the whole map (it holds every record from the lock read), so the
+ * statement needs no merge and a new run (continue-as-new) simply writes its own.
  */
-export function nodeRecordUpsertSql(orderSql: string, rowsSql: string): string {
-  return `INSERT INTO order_nodes (order_id, node_id, status, runs, attempt, summary, output, error, branches, done_seq, started_at, ended_at)
-     SELECT ${orderSql}, r.node_id, r.status, r.runs, r.attempt, r.summary, r.output, r.error,
-            ARRAY(SELECT jsonb_array_elements_text(r.branches)), r.done_seq, r.started_at, r.ended_at
-       FROM jsonb_to_recordset(${rowsSql}) AS r(node_id text, status text, runs int, attempt int, summary text, output jsonb,
-            error text, branches jsonb, done_seq int, started_at bigint, ended_at bigint)
-     ON CONFLICT (order_id, node_id) DO UPDATE SET status = EXCLUDED.status, runs = EXCLUDED.runs, attempt = EXCLUDED.attempt,
-       summary = EXCLUDED.summary, output = EXCLUDED.output, error = EXCLUDED.error, branches = EXCLUDED.branches,
-       done_seq = EXCLUDED.done_seq, started_at = EXCLUDED.started_at, ended_at = EXCLUDED.ended_at`;
-}
-
-export async function saveNodeRecords(q: Queryable, orderId: string, records: NodeRecord[]): Promise<void> {
-  if (records.length === 0) return;
-  await q.query(nodeRecordUpsertSql('$1', '$2::jsonb'), [orderId, JSON.stringify(nodeRecordsJson(records))]);
+export function nodeMapJson(records: Iterable<NodeRecord>): Record<string, StoredNodeRecord> {
+  const map: Record<string, StoredNodeRecord> = {};
+  for (const { nodeId, ...fields } of records) {
+    const stored: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(fields)) if (v !== null && v !== undefined) stored[k] = v;
+    map[nodeId] = stored as StoredNodeRecord;
+  }
+  return map;
 }

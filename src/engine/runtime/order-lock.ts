@@ -1,6 +1,6 @@
-// Opens a command's transaction in one round trip: BEGIN, lock the order row, read its node records and open waits.
+// Opens a command's transaction in one round trip: BEGIN, lock the order row (with its node records), read its open waits.
 import type { PoolClient } from 'pg';
-import { toNodeRecord, type NodeRecord } from './node-record.js';
+import { toNodeRecords, type NodeRecord } from './node-record.js';
 import { toOrderRow, type OrderRow } from './order-row.js';
 import { toWait, type WaitRow } from './waits.js';
 import { sqlString } from './sql-literal.js';
@@ -22,14 +22,13 @@ export interface LockedOrder {
 
 /**
  * The two reads, prepared once per connection so each command only executes them (no parse, no
- * plan): the order row, locked; then its node records and open waits as two JSON arrays in one
+ * plan): the order row, locked, with its node records (`orders.nodes`); then its open waits as JSON in one
  * statement (one statement fewer per command than reading each table on its own), with the
  * reference data's version (what the slice's steps may then take from the reference cache).
  */
 const PREPARE_LOCK_STATEMENTS = `
   PREPARE oo_lock_order(text) AS SELECT * FROM orders WHERE id = $1 FOR UPDATE;
   PREPARE oo_lock_state(text) AS SELECT
-    (SELECT coalesce(json_agg(n), '[]') FROM order_nodes n WHERE n.order_id = $1) AS nodes,
     (SELECT coalesce(json_agg(w ORDER BY w.since, w.node_id), '[]') FROM order_waits w WHERE w.order_id = $1 AND w.status = 'open') AS waits,
     ${REFERENCE_VERSION_SQL} AS reference_version`;
 
@@ -59,10 +58,10 @@ export async function beginAndLockOrder(client: PoolClient, orderId: string): Pr
   }
   const [, orders, state] = results;
   if (orders.rows.length === 0) return null;
-  const { nodes, waits, reference_version } = state.rows[0] as { nodes: any[]; waits: any[]; reference_version: unknown };
+  const { waits, reference_version } = state.rows[0] as { waits: any[]; reference_version: unknown };
   return {
     order: toOrderRow(orders.rows[0]),
-    nodes: new Map(nodes.map((r) => [r.node_id as string, toNodeRecord(r)])),
+    nodes: toNodeRecords(orders.rows[0].nodes),
     waits: waits.map(toWait),
     referenceVersion: parseReferenceVersion(reference_version),
   };

@@ -18,7 +18,7 @@ import { COMPILER_VERSION, FINAL_STATES, type CompiledFlow, type FlowEvent, type
 import { DEFAULT_RETRY_POLICY, isExternalCall, type ExternalAnswer, type ExternalRequest, type RetryPolicy, type StepContext, type StepResult, type StepServices, type WaitResolution } from '../node-type.js';
 import { isTerminalFailure } from '../../domain/errors.js';
 import type { NewTimer } from '../scheduler/timer-store.js';
-import { emptyNodeRecord, loadNodeRecords, saveNodeRecords, type NodeRecord } from './node-record.js';
+import { emptyNodeRecord, loadNodeRecords, type NodeRecord } from './node-record.js';
 import { isFinished, orderView, type OrderRow, type OrderStatus, type PersistedSnapshot } from './order-row.js';
 import { outboxRows, type OutboxEvent } from './outbox.js';
 import { openWaits, type WaitRow } from './waits.js';
@@ -83,6 +83,8 @@ export const TIMER_KINDS = { waitTimeout: 'wait.timeout', stepRetry: 'step.retry
 export class RunSlice {
   private snapshot!: Snapshot;
   private nodes!: Map<string, NodeRecord>;
+  /** Set by continue-as-new: the map is written even if the new run changed no record yet. */
+  private nodesReplaced = false;
   /** What the slice will write (slice-record.ts). */
   private record!: SliceRecord;
   private queue: { type: string; nodeId: string }[] = [];
@@ -100,7 +102,7 @@ export class RunSlice {
     this.stepTx = stepClient(tx, this.readCache, () => void (this.statements += 1));
   }
 
-  /** Statements this slice sent (steps', savepoints, DELETE on continue-as-new, the write): for the metrics. */
+  /** Statements this slice sent (steps', savepoints, the write): for the metrics. */
   statements = 0;
 
   /** A statement of the slice's own on its transaction, counted. */
@@ -610,8 +612,9 @@ export class RunSlice {
 
   /** Continue-as-new: a new run (instanceId, generation + 1) from the trigger; vars are kept. */
   private async continueAsNew(atNode: string): Promise<void> {
-    await this.saveDirty();
-    await this.sql('DELETE FROM order_nodes WHERE order_id = $1', [this.order.id]);
+    // The new run starts with no node records: the slice's write replaces the map with the new run's.
+    this.record.takeDirtyNodes();
+    this.nodesReplaced = true;
     this.nodes = new Map();
     this.order.generation += 1;
     this.order.instanceId = randomUUID();
@@ -639,10 +642,6 @@ export class RunSlice {
 
   // ---- persisting -------------------------------------------------------------------------
 
-  private async saveDirty(): Promise<void> {
-    await saveNodeRecords(this.tx, this.order.id, this.record.takeDirtyNodes().map((id) => this.node(id)));
-  }
-
   /**
    * Finishes the run if the machine ended, then writes everything the slice changed in one
    * statement (slice-write.ts); the caller commits. Returns the outbox ids written.
@@ -657,7 +656,9 @@ export class RunSlice {
       ? { value: this.snapshot.value, context: this.snapshot.context as PersistedSnapshot['context'] }
       : null;
     const outbox = outboxRows(this.order.id, this.order.generation, this.record.events, orderSummary(this.order) as unknown as Record<string, unknown>);
-    const nodes = this.record.takeDirtyNodes().map((id) => this.node(id));
+    const dirty = this.record.takeDirtyNodes();
+    for (const id of dirty) this.node(id);
+    const nodes = dirty.length || this.nodesReplaced ? [...this.nodes.values()] : null;
     const statement = sliceWriteStatement({
         orderId: this.order.id,
         now,

@@ -1,4 +1,4 @@
-// The slice's writes as one statement: data-modifying CTEs for the engine's tables, then the orders row.
+// The slice's writes as one statement: data-modifying CTEs for the engine's tables, then the orders row (with its node records).
 //
 // Everything a run slice changes in the engine's own tables (node records, waits, timers,
 // timeline, outbox, the orders row) is collected in memory while the slice runs and written
@@ -7,7 +7,7 @@
 // requires; each runs to completion whether or not the main statement reads it.
 import { createHash } from 'node:crypto';
 import type { NewTimer } from '../scheduler/timer-store.js';
-import { nodeRecordsJson, nodeRecordUpsertSql, type NodeRecord } from './node-record.js';
+import { nodeMapJson, type NodeRecord } from './node-record.js';
 import { outboxInsertSql } from './outbox.js';
 import { timelineInsertSql, timelineJson, type TimelineEntry } from './timeline.js';
 import type { WaitRow } from './waits.js';
@@ -47,7 +47,8 @@ export interface OrderWrite {
 export interface SliceWrite {
   orderId: string;
   now: number;
-  nodes: NodeRecord[];
+  /** Every node record of the run when the slice changed any (the `orders.nodes` map is written whole), else null. */
+  nodes: NodeRecord[] | null;
   /** Waits opened in this slice (closed ones carry their final status). */
   newWaits: WaitRow[];
   closedWaits: WaitClose[];
@@ -72,6 +73,10 @@ class Params {
   }
   json(value: unknown): string {
     return `${this.add(JSON.stringify(value))}::jsonb`;
+  }
+  /** As `json`, for a `json` column (stored as the text is written). */
+  jsonText(value: unknown): string {
+    return `${this.add(JSON.stringify(value))}::json`;
   }
 }
 
@@ -138,9 +143,10 @@ function timerCancelSql(p: Params, order: string, byId: { id: string; at: number
   return `UPDATE timers SET cancelled_at = coalesce(${at}, ${all}) WHERE id IN (${ids}) AND fired_at IS NULL AND cancelled_at IS NULL`;
 }
 
-function orderUpdateSql(p: Params, order: string, o: OrderWrite, now: number): string {
+function orderUpdateSql(p: Params, order: string, o: OrderWrite, nodes: NodeRecord[] | null, now: number): string {
   const json = (v: unknown) => (v === null || v === undefined ? 'NULL' : p.json(v));
-  return `UPDATE orders SET status = ${p.add(o.status)}, reason = ${p.add(o.reason)}, snapshot = ${json(o.snapshot)},
+  const nodesSet = nodes ? `nodes = ${p.jsonText(nodeMapJson(nodes))}, ` : '';
+  return `UPDATE orders SET ${nodesSet}status = ${p.add(o.status)}, reason = ${p.add(o.reason)}, snapshot = ${json(o.snapshot)},
        compiler_version = ${p.add(o.compilerVersion)}, vars = ${p.json(o.vars)}, rollback = ${json(o.rollback)},
        waiting_on = ${p.add(o.waitingOn)}::text[], waiting_at = ${p.add(o.waitingAt)}::text[], waiting_since = ${p.add(o.waitingSince)}::bigint,
        step_seq = ${p.add(o.stepSeq)}, subtotal_minor = ${p.add(o.subtotal)}, tax_minor = ${p.add(o.tax)}, total_minor = ${p.add(o.total)}, instance_id = ${p.add(o.instanceId)}, generation = ${p.add(o.generation)},
@@ -172,14 +178,13 @@ export function sliceWriteStatement(w: SliceWrite): { name: string; text: string
   // The outbox insert first: it is the part that can wait on another transaction (the same event
   // id), and pg_stat_activity shows only the start of a long statement.
   if (w.outbox.length) parts.push(outboxInsertSql(order, `${p.add(w.now)}::bigint`, p.json(w.outbox)));
-  if (w.nodes.length) parts.push(nodeRecordUpsertSql(order, p.json(nodeRecordsJson(w.nodes))));
   if (w.newWaits.length) parts.push(waitInsertSql(p, order, w.newWaits));
   if (w.closedWaits.length) parts.push(waitCloseSql(p, order, w.closedWaits));
   if (w.timers.length) parts.push(timerInsertSql(p, w.timers, w.now));
   if (w.cancelTimers.length || w.cancelAllTimersAt !== null) parts.push(timerCancelSql(p, order, w.cancelTimers, w.cancelAllTimersAt));
-  if (w.timeline.length) parts.push(timelineInsertSql(order, p.json(timelineJson(w.timeline))));
+  if (w.timeline.length) parts.push(timelineInsertSql(order, p.jsonText(timelineJson(w.timeline))));
   if (w.calls.length) parts.push(callInsertSql(order, p.json(callsJson(w.calls)), `${p.add(w.now)}::bigint`));
   const ctes = parts.length ? `WITH ${parts.map((part, i) => `w${i} AS (${part})`).join(',\n')}\n` : '';
-  const text = `${ctes}${orderUpdateSql(p, order, w.order, w.now)}`;
+  const text = `${ctes}${orderUpdateSql(p, order, w.order, w.nodes, w.now)}`;
   return { name: statementName(text), text, values: p.values };
 }

@@ -1,4 +1,4 @@
-// Timeline entries of an order: what happened, when, at which node (kept across continue-as-new).
+// Timeline entries of an order: what happened, when, at which node (kept across continue-as-new), one chunk row per write.
 import type { Queryable } from '../../db/db.js';
 
 export interface TimelineEntry {
@@ -9,27 +9,34 @@ export interface TimelineEntry {
   data: Record<string, unknown> | null;
 }
 
-/** The entries as the JSON rows `timelineInsertSql` reads. */
+/** The entries as one chunk's JSON array: null fields left out (`readTimeline` restores them). */
 export function timelineJson(entries: TimelineEntry[]): Record<string, unknown>[] {
-  return entries.map((e) => ({ at: e.at, kind: e.kind, message: e.message, node_id: e.nodeId, data: e.data }));
+  return entries.map((e) => {
+    const stored: Record<string, unknown> = { at: e.at, kind: e.kind, message: e.message };
+    if (e.nodeId !== null) stored.nodeId = e.nodeId;
+    if (e.data !== null) stored.data = e.data;
+    return stored;
+  });
 }
 
-/** Appends the rows of `timelineJson` to order `orderSql` (placeholders or literals); shared with the slice write. */
+/** Appends the entries `rowsSql` (`timelineJson`) to order `orderSql` (placeholders or literals) as one chunk; shared with the slice write. */
 export function timelineInsertSql(orderSql: string, rowsSql: string): string {
-  return `INSERT INTO order_timeline (order_id, at, kind, message, node_id, data)
-     SELECT ${orderSql}, e.at, e.kind, e.message, e.node_id, e.data
-       FROM jsonb_to_recordset(${rowsSql}) AS e(at bigint, kind text, message text, node_id text, data jsonb)`;
+  return `INSERT INTO order_timeline_chunks (order_id, entries) VALUES (${orderSql}, ${rowsSql})`;
 }
 
 export async function appendTimeline(q: Queryable, orderId: string, entries: TimelineEntry[]): Promise<void> {
   if (entries.length === 0) return;
-  await q.query(timelineInsertSql('$1', '$2::jsonb'), [orderId, JSON.stringify(timelineJson(entries))]);
+  await q.query(timelineInsertSql('$1', '$2::json'), [orderId, JSON.stringify(timelineJson(entries))]);
 }
 
+/** The order's last `limit` entries, oldest first. */
 export async function readTimeline(q: Queryable, orderId: string, limit = 500): Promise<TimelineEntry[]> {
+  // Every chunk holds at least one entry, so the last `limit` chunks hold the last `limit` entries.
   const { rows } = await q.query(
-    'SELECT at, kind, message, node_id, data FROM (SELECT * FROM order_timeline WHERE order_id = $1 ORDER BY id DESC LIMIT $2) t ORDER BY id',
+    `SELECT e.v FROM (SELECT id, entries FROM order_timeline_chunks WHERE order_id = $1 ORDER BY id DESC LIMIT $2) c
+       CROSS JOIN LATERAL json_array_elements(c.entries) WITH ORDINALITY AS e(v, pos)
+      ORDER BY c.id DESC, e.pos DESC LIMIT $2`,
     [orderId, limit],
   );
-  return rows.map((r) => ({ at: Number(r.at), kind: r.kind, message: r.message, nodeId: r.node_id, data: r.data }));
+  return rows.reverse().map(({ v }) => ({ at: Number(v.at), kind: v.kind, message: v.message, nodeId: v.nodeId ?? null, data: v.data ?? null }));
 }

@@ -219,7 +219,7 @@ describe('Idempotency-Key (spec "Start an order")', () => {
     const { orderId } = first.body;
     // Made to look like an order recorded by a start that died before its first slice.
     const db = t.service.ctx.db;
-    await db.query('DELETE FROM order_nodes WHERE order_id = $1', [orderId]);
+    await db.query("UPDATE orders SET nodes = '{}' WHERE id = $1", [orderId]);
     await db.query('DELETE FROM order_waits WHERE order_id = $1', [orderId]);
     await db.query('DELETE FROM timers WHERE order_id = $1', [orderId]);
     await db.query("UPDATE orders SET started = false, status = 'queued' WHERE id = $1", [orderId]);
