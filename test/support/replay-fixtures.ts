@@ -4,6 +4,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Db } from '../../src/db/db.js';
+import { nodeMapJson } from '../../src/engine/runtime/node-record.js';
+import { timelineJson } from '../../src/engine/runtime/timeline.js';
 import type { TestService } from './test-service.js';
 
 export const replayDir = fileURLToPath(new URL('../replay/', import.meta.url));
@@ -33,10 +35,12 @@ export interface ReplayFixture {
   expected: Outcome;
 }
 
-/** Tables that belong to one order: every table with an `order_id` column. */
+/** Tables that belong to one order: every table (not view) with an `order_id` column. */
 export async function orderTables(db: Db): Promise<string[]> {
   const { rows } = await db.query<{ table_name: string }>(
-    "SELECT table_name FROM information_schema.columns WHERE table_schema = 'public' AND column_name = 'order_id' ORDER BY table_name",
+    `SELECT c.table_name FROM information_schema.columns c
+       JOIN information_schema.tables t ON t.table_schema = c.table_schema AND t.table_name = c.table_name AND t.table_type = 'BASE TABLE'
+      WHERE c.table_schema = 'public' AND c.column_name = 'order_id' ORDER BY c.table_name`,
   );
   return rows.map((r) => r.table_name);
 }
@@ -83,7 +87,8 @@ export async function applyResume(t: TestService, orderId: string, actions: Resu
  * collides with the currently published built-in), shifting timer due times by the time
  * since recording so waits are not overdue. Returns the order id.
  */
-export async function loadFixture(db: Db, f: ReplayFixture, now: number): Promise<{ orderId: string; flowId: string }> {
+export async function loadFixture(db: Db, recorded: ReplayFixture, now: number): Promise<{ orderId: string; flowId: string }> {
+  const f = { ...recorded, rows: foldedLayout(recorded.rows) };
   const flowId = `replay-${f.flowId}-v${f.version}`;
   const shift = now - f.recordedAt;
   await db.tx(async (tx) => {
@@ -126,6 +131,31 @@ export async function loadFixture(db: Db, f: ReplayFixture, now: number): Promis
     }
   });
   return { orderId: f.orderId, flowId };
+}
+
+/**
+ * Rows recorded before migrations 0018-0019 (one `order_nodes` row per node, one `order_timeline` row
+ * per entry) in today's layout, as those migrations moved stored orders: the records as the orders
+ * row's `nodes` map, the entries as one timeline chunk.
+ */
+function foldedLayout(rows: ReplayFixture['rows']): ReplayFixture['rows'] {
+  const { order_nodes: nodes, order_timeline: timeline, ...rest } = rows;
+  const out: ReplayFixture['rows'] = { ...rest, orders: rest.orders.map((o) => ({ ...o })) };
+  if (nodes) {
+    out.orders[0].nodes = nodeMapJson(
+      nodes.map((n: any) => ({
+        nodeId: n.node_id, status: n.status, runs: n.runs, attempt: n.attempt, summary: n.summary, output: n.output, error: n.error,
+        branches: n.branches, doneSeq: n.done_seq, startedAt: n.started_at === null ? null : Number(n.started_at), endedAt: n.ended_at === null ? null : Number(n.ended_at),
+      })),
+    );
+  }
+  if (timeline) {
+    const entries = [...timeline].sort((a: any, b: any) => Number(a.id) - Number(b.id));
+    out.order_timeline_chunks = [
+      { order_id: entries[0].order_id, entries: timelineJson(entries.map((e: any) => ({ at: Number(e.at), kind: e.kind, message: e.message, nodeId: e.node_id, data: e.data }))) },
+    ];
+  }
+  return out;
 }
 
 export function listFixtures(): ReplayFixture[] {
