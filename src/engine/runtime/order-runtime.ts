@@ -15,6 +15,7 @@ import { RunSlice, TIMER_KINDS } from './run-slice.js';
 import { beginAndLockOrder, type LockedOrder } from './order-lock.js';
 import { StepSavepointNeeded } from './step-savepoint-needed.js';
 import { StalePreparedPlan } from './stale-prepared-plan.js';
+import { namedStatementClient } from './step-client.js';
 import type { EngineProbe, SliceCommand } from '../engine-probe.js';
 import { withSpan } from '../../telemetry/spans.js';
 import type { ExternalAnswer } from '../node-type.js';
@@ -234,7 +235,8 @@ export class OrderRuntime {
   ): Promise<boolean> {
     const started = await this.command('start', orderId, async (tx, locked, savepoints) => ({ ...(await this.firstSlice(tx, locked, savepoints)), result: true }), async (client) => {
       await client.query('BEGIN');
-      const recorded = await record(client);
+      // Its statements (the start context, the order's insert) are the same for every order: prepared once per connection.
+      const recorded = await record(namedStatementClient(client));
       return recorded && { ...recorded, nodes: new Map(), waits: [] };
     });
     return started === true;

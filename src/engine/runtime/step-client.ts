@@ -1,11 +1,11 @@
-// The transaction client as steps see it: the slice's own client, with steps' parameterised statements
-// sent as named (prepared) statements and every statement shown to the slice's read cache.
+// The transaction client as steps (and a new order's recording) see it: parameterised statements sent as
+// named (prepared) statements; for steps, every statement also shown to the slice's read cache.
 import { createHash } from 'node:crypto';
 import type { PoolClient } from 'pg';
 import { isStalePlanError, StalePreparedPlan } from './stale-prepared-plan.js';
 import { attachReadCache, type TransactionReadCache } from '../../db/transaction-read-cache.js';
 
-/** Statement names by text; steps' SQL is static, so this stays small (the cap is a safety net). */
+/** Statement names by text; the SQL sent this way is static, so this stays small (the cap is a safety net). */
 const names = new Map<string, string>();
 const MAX_NAMES = 500;
 
@@ -26,20 +26,17 @@ function statementText(arg: unknown): string {
 }
 
 /**
- * Wraps `tx` for steps. Steps never write the orders row (they return new totals in
- * StepResult.totals, and the slice writes them with the row). `query` sends a statement with
- * parameters (`query(text, values)`) as a named statement: each pool connection parses it
- * once instead of on every order, and PostgreSQL can keep a generic plan. A named `SELECT *`
- * can go stale when another node's migration adds a column; that error becomes
- * StalePreparedPlan, which the runtime answers by retrying the command on a fresh connection.
- * Every statement is shown to the slice's read cache first, so a write drops what it read of
- * that table. `onStatement` counts each one (metrics). Every other member is the client's own (methods bound to it).
+ * `tx` with every statement that has parameters (`query(text, values)`) sent as a named statement:
+ * each pool connection parses it once instead of on every order, and PostgreSQL can keep a generic
+ * plan. A named `SELECT *` (or `RETURNING *`) can go stale when another node's migration adds a
+ * column; that error becomes StalePreparedPlan, which the runtime answers by retrying the command
+ * on a fresh connection. `onQuery` sees each statement's text first. Every other member is the
+ * client's own (methods bound to it).
  */
-export function stepClient(tx: PoolClient, cache: TransactionReadCache, onStatement?: () => void): PoolClient {
+export function namedStatementClient(tx: PoolClient, onQuery?: (text: string) => void): PoolClient {
   const query = (...args: unknown[]) => {
-    onStatement?.();
     const text = statementText(args[0]);
-    cache.sawStatement(text);
+    onQuery?.(text);
     if (typeof args[0] === 'string' && Array.isArray(args[1]) && args.length === 2) {
       const name = statementName(text);
       if (name)
@@ -49,12 +46,25 @@ export function stepClient(tx: PoolClient, cache: TransactionReadCache, onStatem
     }
     return Reflect.apply(tx.query, tx, args);
   };
-  const client = new Proxy(tx, {
+  return new Proxy(tx, {
     get(target, prop) {
       if (prop === 'query') return query;
       const value = Reflect.get(target, prop, target);
       return typeof value === 'function' ? value.bind(target) : value;
     },
+  });
+}
+
+/**
+ * Wraps `tx` for steps: statements with parameters go as named statements (`namedStatementClient`).
+ * Steps never write the orders row (they return new totals in StepResult.totals, and the slice
+ * writes them with the row). Every statement is shown to the slice's read cache first, so a write
+ * drops what it read of that table. `onStatement` counts each one (metrics).
+ */
+export function stepClient(tx: PoolClient, cache: TransactionReadCache, onStatement?: () => void): PoolClient {
+  const client = namedStatementClient(tx, (text) => {
+    onStatement?.();
+    cache.sawStatement(text);
   });
   attachReadCache(client, cache);
   return client;

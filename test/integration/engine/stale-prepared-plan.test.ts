@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { NodeTypeDef } from '../../../src/engine/node-type.js';
 import { e, n, startEngineHarness, type EngineHarness } from '../../support/engine-harness.js';
 import { testEffect } from '../../support/test-node-types.js';
+import { startBody } from '../orders/orders-support.js';
 
 /** A step that reads `SELECT *` (prepared on its connection by the step client) and reports the columns it saw. */
 const readStar: NodeTypeDef<Record<string, never>> = {
@@ -60,4 +61,17 @@ it('a column added to orders (the lock reads are prepared per connection) does n
 
   const after = await Promise.all(Array.from({ length: 6 }, () => h.startOrder('read-star', version)));
   for (const id of after) expect(await h.state(id)).toMatchObject({ status: 'completed', nodes: { read: { status: 'succeeded', runs: 1 } } });
+});
+
+it("a new order's statements (prepared per connection: start context, insert RETURNING *) survive a column added to orders: POST /orders answers 201", async () => {
+  const start = () => h.t.call('POST', '/api/v1/orders', startBody('read-star'));
+  for (const res of await Promise.all(Array.from({ length: 6 }, start))) expect(res.status).toBe(201);
+
+  await h.t.service.ctx.db.query('ALTER TABLE orders ADD COLUMN added_after_start int');
+
+  const after = await Promise.all(Array.from({ length: 6 }, start));
+  for (const res of after) {
+    expect(res.status).toBe(201);
+    expect(await h.state(res.body.orderId)).toMatchObject({ status: 'completed', nodes: { read: { status: 'succeeded', runs: 1 } } });
+  }
 });
