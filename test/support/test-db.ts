@@ -17,7 +17,8 @@ export function databaseUrl(adminUrl: string, database: string): string {
   return u.toString();
 }
 
-async function adminQuery(sql: string): Promise<void> {
+/** Runs one statement on the test server's maintenance database (CREATE / DROP DATABASE). */
+export async function adminQuery(sql: string): Promise<void> {
   const client = new pg.Client({ connectionString: inject('pgAdminUrl') });
   await client.connect();
   try {

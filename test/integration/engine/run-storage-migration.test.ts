@@ -2,32 +2,20 @@
 import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { Db } from '../../../src/db/db.js';
 import { migrate, migrationsDir } from '../../../src/db/migrate.js';
 import { systemClock } from '../../../src/engine/clock.js';
 import { loadNodeRecords } from '../../../src/engine/runtime/node-record.js';
 import { readTimeline } from '../../../src/engine/runtime/timeline.js';
-import { databaseUrl } from '../../support/test-db.js';
+import { adminQuery, databaseUrl } from '../../support/test-db.js';
 
 const name = `oo_t_fold_${Math.random().toString(36).slice(2, 10)}`;
 let db: Db;
 let before: string;
 
-async function admin(sql: string): Promise<void> {
-  const c = new pg.Client({ connectionString: inject('pgAdminUrl') });
-  await c.connect();
-  try {
-    await c.query(sql);
-  } finally {
-    await c.end();
-  }
-}
-
 beforeAll(async () => {
-  await admin(`CREATE DATABASE ${name}`);
+  await adminQuery(`CREATE DATABASE ${name}`);
   db = new Db(databaseUrl(inject('pgAdminUrl'), name), 2);
   // The schema as it stood before the fold: the migrations up to 0017 only.
   before = mkdtempSync(path.join(os.tmpdir(), 'oo-migrations-'));
@@ -37,7 +25,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await db.close();
-  await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
   rmSync(before, { recursive: true, force: true });
 });
 
