@@ -21,7 +21,7 @@ export function emptyNodeRecord(nodeId: string): NodeRecord {
   return { nodeId, status: 'pending', runs: 0, attempt: 0, summary: null, output: null, error: null, branches: [], doneSeq: null, startedAt: null, endedAt: null };
 }
 
-/** A record as the run-state map stores it: keyed by node id, null fields left out. */
+/** A record as `orders.nodes` stores it (under its node id): null fields left out. */
 type StoredNodeRecord = Partial<Omit<NodeRecord, 'nodeId'>>;
 
 /** A node record from its entry in `orders.nodes`. */
