@@ -4,8 +4,8 @@ import type { Queryable } from '../db/db.js';
 import type { liveNodeSchema } from './order-schemas.js';
 import type { FlowRegistry } from '../engine/flows/flow-registry.js';
 import { fromMinor } from '../domain/money.js';
-import { loadNodeRecords, type NodeRecord } from '../engine/runtime/node-record.js';
-import { readOrder } from '../engine/runtime/order-row.js';
+import { toNodeRecords, type NodeRecord } from '../engine/runtime/node-record.js';
+import { toOrderRow } from '../engine/runtime/order-row.js';
 import { orderSummary } from '../engine/runtime/order-summary.js';
 import { readTimeline } from '../engine/runtime/timeline.js';
 import { openWaits } from '../engine/runtime/waits.js';
@@ -24,11 +24,13 @@ type LiveNode = z.input<typeof liveNodeSchema>;
 
 /** Returns null for an unknown order. */
 export async function readLiveState(q: Queryable, flows: FlowRegistry, orderId: string) {
-  const order = await readOrder(q, orderId);
-  if (!order) return null;
-  const [{ version, compiled }, records, waits, timeline, lines] = await Promise.all([
+  // The orders row carries the node records (`orders.nodes`): one read for both.
+  const { rows } = await q.query('SELECT * FROM orders WHERE id = $1', [orderId]);
+  if (!rows[0]) return null;
+  const order = toOrderRow(rows[0]);
+  const records = toNodeRecords(rows[0].nodes);
+  const [{ version, compiled }, waits, timeline, lines] = await Promise.all([
     flows.load(q, order.flowId, order.flowVersion),
-    loadNodeRecords(q, orderId),
     openWaits(q, orderId),
     readTimeline(q, orderId),
     q.query('SELECT * FROM order_lines WHERE order_id = $1 ORDER BY line_no', [orderId]),
