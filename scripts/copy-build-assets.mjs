@@ -1,11 +1,11 @@
 // After `tsc -p tsconfig.build.json`: copies what the compiled service reads from disk beside the emitted JS
-// (SQL migrations, the demo workspace, the password list, the built-in flows), keeping src/'s layout under dist/.
+// (SQL migrations, the demo workspace, the password list, the built-in flows, the plain-JS layout thread), keeping src/'s layout under dist/.
 import { cpSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const assets = ['src/db/migrations', 'src/config/demo-workspace.json', 'src/auth/data', 'src/notifications/templates', 'machines'];
+const assets = ['src/db/migrations', 'src/config/demo-workspace.json', 'src/auth/data', 'src/notifications/templates', 'src/engine/flows/layout-worker.mjs', 'machines'];
 for (const asset of assets) {
   const target = path.join(root, 'dist', asset);
   rmSync(target, { recursive: true, force: true });

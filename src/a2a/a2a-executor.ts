@@ -12,13 +12,41 @@ import { ChangeSignal } from '../lib/change-signal.js';
 import { callerOf, type A2aCaller } from './a2a-caller.js';
 import { readOrderTaskStatus, type OrderTaskStatus } from './a2a-order-status.js';
 import { agentMessage, dataPart, messageData, messageText, textPart } from './a2a-parts.js';
-import { placeOnce, placeOrderKey } from './a2a-placed-orders.js';
+import { orderPlacedFor, placeOrderKey } from './a2a-placed-orders.js';
+import { ConcurrencyGate, type Release } from '../lib/concurrency-gate.js';
 import { taskLink } from './a2a-task-store.js';
 import { isFinalState } from './a2a-task-states.js';
 import { refusalOf, type Refusal } from './a2a-tool-outcome.js';
 
 /** Spec "Following": one request follows the order for about 25 seconds. */
 export const FOLLOW_MS = 25_000;
+
+/**
+ * place_order starts running at once in one process. Each start holds one pooled connection for its
+ * transaction; kept well below the pool's 20 (src/server/service.ts), so the task saves, follows and
+ * every other caller still get connections during a burst.
+ */
+export const PLACE_ORDER_SLOTS = 8;
+
+/** How long a place_order waits for a start slot; then its task fails having started nothing. */
+export const PLACE_ORDER_WAIT_MS = 10_000;
+
+/** place_order requests waiting for a slot at most; one more fails at once having started nothing. */
+export const PLACE_ORDER_WAITING_MAX = 500;
+
+/** What place_order answers (its artifact): the order and its status. */
+interface PlacedOrder {
+  orderId: string;
+  status: string;
+}
+
+/** A place_order task that ends without an order: FAILED, saying why, that nothing started, and that the same message may be resent. */
+function notStarted(why: string): Refusal {
+  return {
+    state: TaskState.TASK_STATE_FAILED,
+    text: `${why}; this request started no order. Send the same message again (same messageId) in a few seconds.`,
+  };
+}
 
 export interface ExecutorDeps {
   operations: OperationRegistry;
@@ -33,6 +61,10 @@ export interface ExecutorDeps {
   following: Set<string>;
   /** A caller's tasks of one contextId, oldest first (chat history: the latest 50). */
   contextTasks(owner: string, contextId: string): Promise<Task[]>;
+  /** Concurrent place_order starts (PLACE_ORDER_SLOTS; tests change it). */
+  placeSlots?: number;
+  /** How long a place_order waits for a start slot (PLACE_ORDER_WAIT_MS; tests change it). */
+  placeWaitMs?: number;
 }
 
 /** A chat answer as its artifact holds it: what the next turn remembers, and a write waiting for confirmation. */
@@ -61,7 +93,13 @@ function agentTool(operations: OperationRegistry, name: string): AnyOperation | 
 }
 
 export class A2aExecutor implements AgentExecutor {
-  constructor(private readonly deps: ExecutorDeps) {}
+  /** The process's place_order start slots (one key: the cap is on the pool, whoever calls). */
+  private readonly placing: ConcurrencyGate;
+
+  constructor(private readonly deps: ExecutorDeps) {
+    const slots = deps.placeSlots ?? PLACE_ORDER_SLOTS;
+    this.placing = new ConcurrencyGate({ perKey: slots, total: slots, waiting: PLACE_ORDER_WAITING_MAX });
+  }
 
   async execute(ctx: RequestContext, bus: ExecutionEventBus): Promise<void> {
     const caller = callerOf(ctx.context);
@@ -111,31 +149,87 @@ export class A2aExecutor implements AgentExecutor {
     this.publishStatus(ctx, bus, this.status(ctx, TaskState.TASK_STATE_COMPLETED, [textPart(text)]));
   }
 
-  /** place_order once per messageId, then follow the order (spec "Following"). */
+  /**
+   * place_order once per messageId, then follow the order (spec "Following"). The start waits for
+   * one of the process's start slots (bounded); it holds no transaction of its own around the start:
+   * the key derived from caller and messageId is claimed inside the order's start transaction, so
+   * the order starts at most once per messageId, racing or retried, crash or not. Whatever fails,
+   * the task reports what happened: an order that started is followed, never reported failed, and
+   * a task that fails started no order (its text says so, and that the same message may be resent).
+   */
   private async placeOrder(ctx: RequestContext, bus: ExecutionEventBus, caller: A2aCaller, input: unknown): Promise<void> {
-    let orderId: string;
-    let output: unknown;
+    const release = await this.startSlot();
+    if (!release) return this.end(ctx, bus, notStarted('Busy: too many orders are being placed at once'));
+    let started: { placed: PlacedOrder } | { refusal: Refusal };
     try {
-      // A refused role or input throws inside the claim: its transaction rolls back and leaves no claim behind.
-      const placed = await placeOnce(
-        this.deps,
-        { owner: caller.userName, messageId: ctx.userMessage.messageId, taskId: ctx.taskId, body: input },
-        async () => {
-          // The start itself is keyed by caller and messageId too, inside the order's own transaction: a crash
-          // between the start and this claim's commit cannot start a second order on retry.
-          const keyed = isObject(input) ? { ...input, idempotencyKey: placeOrderKey(caller.userName, ctx.userMessage.messageId) } : input;
-          output = await this.deps.operations.call('place_order', caller.principal, keyed, { ip: caller.ip });
-          return (output as { orderId: string }).orderId;
-        },
-      );
-      orderId = placed.orderId;
-      if (placed.replayed) output = { orderId, status: (await readOrderTaskStatus(this.deps.db, orderId))?.orderStatus ?? 'queued' };
-    } catch (err) {
-      if (err instanceof DomainError && err.code === 'message_id_reused') return this.end(ctx, bus, { state: TaskState.TASK_STATE_REJECTED, text: err.message });
-      return this.refused(ctx, bus, err);
+      started = await this.startOnce(ctx, caller, input);
+    } finally {
+      release();
     }
-    this.artifact(ctx, bus, 'place_order', output);
-    await this.follow(ctx, bus, orderId, null);
+    if ('refusal' in started) return this.end(ctx, bus, started.refusal);
+    const { orderId } = started.placed;
+    this.artifact(ctx, bus, 'place_order', started.placed);
+    try {
+      await this.follow(ctx, bus, orderId, null);
+    } catch (err) {
+      // The order started: the task stays WORKING, linked to it; GetTask and the background sync read it live.
+      this.deps.logger.warn({ err, taskId: ctx.taskId, orderId }, 'A2A follow of a placed order failed');
+      const text = `Order ${orderId} started; its status could not be read just now: GetTask reads it.`;
+      this.publishStatus(ctx, bus, this.status(ctx, TaskState.TASK_STATE_WORKING, [textPart(text), dataPart({ orderId })]), { skill: 'place_order', orderId });
+    }
+  }
+
+  /** A start slot, waiting at most placeWaitMs; null when none freed in time (a slot granted later is given back at once). */
+  private async startSlot(): Promise<Release | null> {
+    const entered = this.placing.enter('place_order');
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), this.deps.placeWaitMs ?? PLACE_ORDER_WAIT_MS)));
+    const first = await Promise.race([entered, late]);
+    clearTimeout(timer);
+    if (first !== 'late') return first;
+    void entered.then((release) => release?.());
+    return null;
+  }
+
+  /** Runs place_order keyed by caller and messageId: the order it started or replayed, or why the task ends without one. */
+  private async startOnce(ctx: RequestContext, caller: A2aCaller, input: unknown): Promise<{ placed: PlacedOrder } | { refusal: Refusal }> {
+    const { messageId } = ctx.userMessage;
+    try {
+      const keyed = isObject(input) ? { ...input, idempotencyKey: placeOrderKey(caller.userName, messageId) } : input;
+      return { placed: (await this.deps.operations.call('place_order', caller.principal, keyed, { ip: caller.ip })) as PlacedOrder };
+    } catch (err) {
+      if (err instanceof DomainError && err.code === 'idempotency_mismatch')
+        return { refusal: { state: TaskState.TASK_STATE_REJECTED, text: `messageId ${messageId} already placed a different order: send a new messageId per order` } };
+      // A refused role, input or start throws before the start's transaction commits: nothing started.
+      const refusal = refusalOf(err);
+      if (refusal) return { refusal };
+      // Anything else (the database busy or gone, a bug) may come before or after the commit: the key tells which.
+      this.deps.logger.error({ err, taskId: ctx.taskId }, 'A2A place_order failed; reading whether the order started');
+      const placed = await this.placedFor(caller.userName, messageId);
+      if (placed) return { placed };
+      if (placed === null) return { refusal: notStarted('The order could not be started just now') };
+      return {
+        refusal: {
+          state: TaskState.TASK_STATE_FAILED,
+          text: 'Could not tell whether the order started (the database did not answer). Send the same message again (same messageId): it follows the order if one started and starts it otherwise.',
+        },
+      };
+    }
+  }
+
+  /** The order started under (owner, messageId) and its status; null when none started; undefined when the database did not answer (3 tries). */
+  private async placedFor(owner: string, messageId: string): Promise<PlacedOrder | null | undefined> {
+    for (let tries = 0; tries < 3; tries++) {
+      try {
+        const orderId = await orderPlacedFor(this.deps.db, owner, messageId);
+        if (!orderId) return null;
+        const status = await readOrderTaskStatus(this.deps.db, orderId);
+        return { orderId, status: status?.orderStatus ?? 'queued' };
+      } catch (err) {
+        this.deps.logger.warn({ err, owner, messageId }, 'A2A place_order: reading whether the order started failed');
+      }
+    }
+    return undefined;
   }
 
   /**

@@ -3,8 +3,9 @@ import { TaskState } from '@a2a-js/sdk';
 import type { Queryable } from '../db/db.js';
 import { openWaits } from '../engine/runtime/waits.js';
 import { stateOfOrderStatus } from './a2a-task-states.js';
+import { eventReply } from '../nodes/event-payloads.js';
 
-/** One open wait, as a reply to it needs it: approvals take `{ decision }`, events `{ event }`. */
+/** One open wait, as a reply to it needs it: approvals take `{ decision }`, events `{ event, payload }` (the fields the steps read, src/nodes/event-payloads.ts). */
 export interface FollowedWait {
   nodeId: string;
   kind: 'approval' | 'event';
@@ -54,7 +55,7 @@ function statusText(orderId: string, status: string, reason: string | null, wait
       const parts = waits.map((w) =>
         w.kind === 'approval'
           ? `an approval at ${w.nodeId}${w.title ? ` (${w.title})` : ''}: reply { "decision": "approved" | "rejected" }`
-          : `the event ${w.event}: reply { "event": "${w.event}" }`,
+          : `the event ${w.event}: reply ${eventReply(w.event ?? '')}`,
       );
       return `Order ${orderId} waits for ${parts.join('; and ')}.`;
     }

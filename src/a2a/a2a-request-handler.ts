@@ -15,7 +15,7 @@ import type { A2aExecutor } from './a2a-executor.js';
 import { agentMessage, textPart } from './a2a-parts.js';
 import type { A2aPushStore } from './a2a-push-store.js';
 import { statusKey, taskLink, type A2aTaskStore } from './a2a-task-store.js';
-import { isFinalState } from './a2a-task-states.js';
+import { isFinalState, stateName } from './a2a-task-states.js';
 
 /** How long one SubscribeToTask stream stays open at most (a client resubscribes after it). */
 export const SUBSCRIBE_MS = 30 * 60_000;
@@ -119,7 +119,8 @@ export class A2aRequestHandler implements A2ARequestHandler {
    * Spec "Following": on a task following an unfinished order, cancels the order as the caller
    * (cancel_order, with the role check) and then the task; when the order refuses (already
    * finished, role too low) the task is not cancelable. A task following no order (a chat
-   * proposal waiting for confirmation) just ends. Cancelling a cancelled task returns it.
+   * proposal waiting for confirmation) just ends. A task already final, cancelled ones included, is
+   * not cancelable (-32002).
    */
   cancelTask(params: CancelTaskRequest, context: ServerCallContext): Promise<Task> {
     return this.safe(() => this.cancel(params, context));
@@ -134,8 +135,8 @@ export class A2aRequestHandler implements A2ARequestHandler {
     const caller = callerOf(context);
     const task = await this.deps.store.load(params.id, context);
     if (!task) throw new TaskNotFoundError(`Task not found: ${params.id}`);
-    if (task.status?.state === TaskState.TASK_STATE_CANCELED) return task;
-    if (isFinalState(task.status?.state)) throw new TaskNotCancelableError(`Task ${params.id} has finished and cannot be canceled`);
+    // Contract section 11: a task already final (completed, failed, rejected, or canceled before) is not cancelable (-32002).
+    if (isFinalState(task.status?.state)) throw new TaskNotCancelableError(`Task ${params.id} has finished (${stateName(task.status!.state)}) and cannot be canceled`);
     const { orderId } = taskLink(task);
     if (orderId) {
       try {

@@ -211,7 +211,7 @@ export class A2aTaskStore implements TaskStore {
     return queuePushes(tx, this.deps.configs, owner, task, updates, now, this.deps.pushTimeoutMs);
   }
 
-  /** Spec "Task store": the caller's finished tasks not updated for 90 days go, with their order links and push configs. */
+  /** Spec "Task store": the caller's finished tasks not updated for 90 days go, with their push configs. */
   private async dropFinished(q: Queryable, owner: string): Promise<void> {
     const { rows } = await q.query<{ id: string }>(
       'DELETE FROM a2a_tasks WHERE owner = $1 AND state = ANY($2::text[]) AND updated_at < $3 RETURNING id',
@@ -219,7 +219,6 @@ export class A2aTaskStore implements TaskStore {
     );
     if (rows.length === 0) return;
     const ids = rows.map((r) => r.id);
-    await q.query('DELETE FROM a2a_placed_orders WHERE task_id = ANY($1::text[])', [ids]);
     await q.query('DELETE FROM a2a_push_configs WHERE task_id = ANY($1::text[])', [ids]);
   }
 }

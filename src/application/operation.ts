@@ -6,7 +6,12 @@ import type { Role } from '../auth/roles.js';
 /** Whether an operation changes state (agents confirm writes; reads may be retried freely). */
 export type OperationEffect = 'read' | 'write';
 
-/** What a transport knows of the call beyond the caller: where it came from (audit records the address). */
+/**
+ * What a transport knows of the call beyond the caller: where it came from (audit records the address).
+ * It is also the request's scope: a transport passes one object for all the calls of one HTTP request
+ * (an MCP batch) or one A2A message (a chat turn's tool calls), and budgets per request are kept
+ * against that object (assess_order's 8 image fetches, contract 11).
+ */
 export interface CallContext {
   /** The client address as the edge resolved it (TRUST_PROXY applied); null when there is none. */
   ip: string | null;

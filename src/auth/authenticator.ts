@@ -17,25 +17,13 @@ export type SessionResolver = (req: CredentialRequest) => Promise<Principal | nu
  */
 export type BearerFallback = (secret: string, req: CredentialRequest) => Promise<Principal>;
 
-/**
- * Called before any bearer resolver runs (throttling that must refuse even a correct secret). It
- * gets the secret only to recognise one already known on this node (never to compare or record it).
- */
-export type BearerGuard = (req: CredentialRequest, secret: string) => Promise<void>;
-
 export class Authenticator {
   private readonly bearers: BearerResolver[] = [];
-  private readonly guards: BearerGuard[] = [];
   private sessions: SessionResolver | null = null;
   private fallback: BearerFallback | null = null;
 
   addBearer(resolver: BearerResolver): this {
     this.bearers.push(resolver);
-    return this;
-  }
-
-  addBearerGuard(guard: BearerGuard): this {
-    this.guards.push(guard);
     return this;
   }
 
@@ -64,7 +52,6 @@ export class Authenticator {
       const match = /^Bearer\s+(.+)$/i.exec(header.trim());
       if (!match) throw unauthorized('Authorization must be a Bearer credential');
       const secret = match[1].trim();
-      for (const guard of this.guards) await guard(req, secret);
       for (const resolve of this.bearers) {
         principal = await resolve(secret, req);
         if (principal) break;

@@ -1,6 +1,5 @@
-// Wrong bearer guesses (spec): after 20 from one address in 15 minutes, bearer requests get 429 + Retry-After.
+// Wrong bearer guesses (contract 4): 20 wrong workspace passwords or unknown tokens from one address in 15 minutes, then 429 + Retry-After.
 import type { CredentialRequest } from './credential-request.js';
-import type { BearerGuard } from './authenticator.js';
 import { DomainError } from '../domain/errors.js';
 import { anonymousActor } from './audit-log.js';
 import type { Throttled } from './failure-throttle.js';
@@ -8,28 +7,18 @@ import type { IdentityDeps } from './identity-deps.js';
 import { bearerRule } from './sign-in-keys.js';
 import { TOKEN_PREFIX } from './api-token-store.js';
 import { OncePer } from './once-per.js';
-import { tokenCacheKey } from './api-token-cache.js';
-import { RecentBearerFailures } from './recent-bearer-failures.js';
 
 export interface BearerThrottle {
   /**
-   * In front of every bearer, a read-only check: a throttled address gets 429 before any secret
-   * is compared, so the correct workspace password cannot be confirmed by guessing on.
+   * One guess with a secret that no resolver knew (neither a known API token nor a known OAuth
+   * access token): counted and compared atomically (the address's lock, its count, then `matches`,
+   * a constant-time comparison), so a parallel burst gets exactly 20 comparisons; the rest get 429,
+   * the correct workspace password included. A wrong guess is audited `api.bearer_failed`. True
+   * when it matched (nothing is recorded then).
    *
-   * An API token this node already resolved (a hit in `deps.tokenCache`, the hot path of every
-   * API request) skips even this read, unless this node itself counted a wrong bearer guess from
-   * the address (or saw it throttled) within the window: then it reads as any other bearer, and
-   * gets 429 over the limit. Across nodes, a live cached token from an address throttled only by
-   * guesses made on other nodes is still served. That is deliberate: nobody guesses a live token
-   * (2^256 secrets), and the throttle exists to protect the comparisons of guessable secrets (the
-   * workspace password, unknown tokens), which are all still counted and checked in PostgreSQL.
-   */
-  guard: BearerGuard;
-  /**
-   * One guess with a secret that is no known API token: counted and compared atomically (the
-   * address's lock, its count, then `matches`, a constant-time comparison), so a parallel burst
-   * gets exactly 20 comparisons; the rest get 429. A wrong guess is audited `api.bearer_failed`.
-   * True when it matched (nothing is recorded then).
+   * There is no check in front of the resolvers (security review 2, M-3): a live API token or OAuth
+   * access token is found by a lookup of a 256-bit secret, which nobody guesses, so it authenticates
+   * whatever others guessed from its address; only the comparisons of guessable secrets are throttled.
    */
   guess(secret: string, req: CredentialRequest, matches: () => boolean): Promise<boolean>;
 }
@@ -44,21 +33,9 @@ export function bearerThrottle(deps: IdentityDeps): BearerThrottle {
       retryAfterSeconds: throttled.retryAfterSeconds,
     });
   };
-  // Addresses this node counted a wrong guess from (or saw throttled): their cached tokens still pay the read.
-  const recent = new RecentBearerFailures(deps.throttle.windowMs);
   return {
-    guard: async (ctx, secret) => {
-      const now = deps.clock.now();
-      if (secret.startsWith(TOKEN_PREFIX) && !recent.within(ctx.ip, now) && deps.tokenCache.get(tokenCacheKey(secret), now)) return;
-      const throttled = await deps.throttle.check([bearerRule(ctx.ip)]);
-      if (throttled) {
-        recent.record(ctx.ip, now);
-        await refuse(ctx.ip, throttled);
-      }
-    },
     guess: async (secret, ctx, matches) => {
       const outcome = await deps.throttle.guess([bearerRule(ctx.ip)], matches);
-      if (outcome.kind !== 'matched') recent.record(ctx.ip, deps.clock.now());
       if (outcome.kind === 'throttled') return refuse(ctx.ip, outcome);
       if (outcome.kind === 'matched') return true;
       await deps.audit({

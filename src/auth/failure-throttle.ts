@@ -46,15 +46,6 @@ export class FailureThrottle {
   constructor(private readonly db: Pick<Db, 'query' | 'tx'>, private readonly clock: Clock, readonly windowMs = THROTTLE_WINDOW_MS) {}
 
   /**
-   * Null when every rule has fewer failures than its limit in the window; otherwise the rule with
-   * the longest wait. Reads only, so it is not a guard on its own (parallel requests all pass it):
-   * the bearer path uses it as the cheap refusal in front of every bearer, even a correct one.
-   */
-  check(rules: ThrottleRule[]): Promise<Throttled | null> {
-    return this.worst(this.db, rules, this.clock.now());
-  }
-
-  /**
    * Reserves one attempt before an expensive credential check (PBKDF2, a TOTP code): in one
    * transaction, under an advisory lock per key, either some rule is over its limit (nothing is
    * written) or one failure row per key is inserted. Parallel attempts queue on the locks, so a
@@ -109,6 +100,7 @@ export class FailureThrottle {
     return this.worst(client, rules, now);
   }
 
+  /** Null when every rule has fewer failures than its limit in the window; otherwise the rule with the longest wait. */
   private async worst(q: Pick<Db, 'query'>, rules: ThrottleRule[], now: number): Promise<Throttled | null> {
     const since = now - this.windowMs;
     let worst: Throttled | null = null;

@@ -43,6 +43,8 @@ export const envSchema = z.object({
   MAIL_FROM: z.email().optional(),
   // Connection limits of the HTTP server (docs/security.md).
   MAX_CONNECTIONS: positiveInt(1_000),
+  // Open connections per client address: raw TCP without TRUST_PROXY, websockets by the resolved address always.
+  MAX_CONNECTIONS_PER_ADDRESS: positiveInt(100),
   REQUEST_TIMEOUT_MS: positiveInt(30_000),
   // PostgreSQL statement_timeout of the service's pool (docs/configuration.md); 0 = none.
   STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).max(2_147_483_647).optional().transform((v) => v ?? 5_000),

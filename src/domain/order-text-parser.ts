@@ -34,6 +34,18 @@ const PRICE_HEADER = /^(unit ?price|price|unit ?cost|each|rate|price ?each)$/i;
 const NAME_HEADER = /^(description|name|product|item ?description|title)$/i;
 const CODE_SHAPED = /^(?=[A-Za-z0-9._/-]*[A-Za-z])(?=[A-Za-z0-9._/-]*[0-9-])[A-Za-z0-9][A-Za-z0-9._/-]{1,39}$/;
 const PRICE = String.raw`(?:[$€£¥]\s?)?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)`;
+/** Longer runs of SKU or number characters than this are no SKU, quantity or price (a SKU is at most 100). */
+const MAX_RUN = 100;
+const LONG_RUN = new RegExp(String.raw`[A-Za-z0-9._/,-]{${MAX_RUN + 1},}`, 'g');
+
+/**
+ * A line as the free-text layouts read it: whitespace runs as one space and runs of SKU or number characters longer
+ * than any SKU dropped. The layouts' patterns backtrack over a run of spaces, digits or code characters (a cost that
+ * grows with the square of its length); bounded so, a 50,000-character document costs linear time (docs/commerce.md).
+ */
+function freeTextLine(line: string): string {
+  return line.replace(/\s+/g, ' ').replace(LONG_RUN, ' ');
+}
 
 function toQty(text: string): number | null {
   const n = Number(text.replace(/,/g, ''));
@@ -122,10 +134,11 @@ export function parseOrderText(text: string, knownSkus: Iterable<string> = []): 
       table = header;
       return;
     }
+    const free = freeTextLine(line);
 
     // Labelled: SKU: X ... Qty: n ... Price: p
-    const labelledSku = /\b(?:sku|item(?:\s?(?:no\.?|#|number))?|part\s?(?:no\.?|#|number))\s*[:#=]\s*([A-Za-z0-9][A-Za-z0-9._/-]*)/i.exec(line);
-    const labelledQty = /\b(?:qty|quantity|units)\s*[:#=]?\s*(\d[\d,]*)/i.exec(line);
+    const labelledSku = /\b(?:sku|item(?:\s?(?:no\.?|#|number))?|part\s?(?:no\.?|#|number))\s*[:#=]\s*([A-Za-z0-9][A-Za-z0-9._/-]*)/i.exec(free);
+    const labelledQty = /\b(?:qty|quantity|units)\s*[:#=]?\s*(\d[\d,]*)/i.exec(free);
     if (labelledSku && labelledQty) {
       const qty = toQty(labelledQty[1]!);
       if (qty === null) {
@@ -133,7 +146,7 @@ export function parseOrderText(text: string, knownSkus: Iterable<string> = []): 
         return;
       }
       const parsed: ParsedLine = { sku: known.get(labelledSku[1]!.toUpperCase()) ?? labelledSku[1]!, qty };
-      const price = new RegExp(String.raw`\b(?:unit\s?price|price|each|@)\s*[:=]?\s*${PRICE}`, 'i').exec(line);
+      const price = new RegExp(String.raw`\b(?:unit\s?price|price|each|@)\s*[:=]?\s*${PRICE}`, 'i').exec(free);
       if (price) parsed.unitPrice = toPrice(price[1]);
       lines.push(parsed);
       return;
@@ -145,7 +158,7 @@ export function parseOrderText(text: string, knownSkus: Iterable<string> = []): 
     };
 
     // Quantity first: "2 x SKU", "2 pcs SKU", "qty 2 SKU"
-    const lead = /^(?:[-*•]\s*)?(?:qty\s*)?(\d[\d,]*)\s*(?:x|×|pcs?\.?|units?|ea\.?|of)?\s+([A-Za-z0-9][A-Za-z0-9._/-]*)(.*)$/i.exec(line);
+    const lead = /^(?:[-*•]\s*)?(?:qty\s*)?(\d[\d,]*)\s*(?:x|×|pcs?\.?|units?|ea\.?|of)?\s+([A-Za-z0-9][A-Za-z0-9._/-]*)(.*)$/i.exec(free);
     if (lead) {
       const sku = skuToken(lead[2]!);
       const qty = toQty(lead[1]!);
@@ -159,7 +172,7 @@ export function parseOrderText(text: string, knownSkus: Iterable<string> = []): 
     }
 
     // Code first: "SKU x 2", "SKU - 2 units", "SKU (2)", "SKU: 2 pcs"
-    const trail = /^(?:[-*•]\s*)?([A-Za-z0-9][A-Za-z0-9._/-]*)(?:\s*[x×]\s*|\s+[-–]\s*|\s*:\s*|\s*\(\s*)(\d[\d,]*)\s*\)?\s*(?:pcs?\.?|units?|ea\.?)?(.*)$/i.exec(line);
+    const trail = /^(?:[-*•]\s*)?([A-Za-z0-9][A-Za-z0-9._/-]*)(?:\s*[x×]\s*|\s+[-–]\s*|\s*:\s*|\s*\(\s*)(\d[\d,]*)\s*\)?\s*(?:pcs?\.?|units?|ea\.?)?(.*)$/i.exec(free);
     if (trail) {
       const sku = skuToken(trail[1]!);
       const qty = toQty(trail[2]!);
@@ -174,12 +187,12 @@ export function parseOrderText(text: string, knownSkus: Iterable<string> = []): 
 
     // Inside a sentence ("Please send 4 x MUG-1 and 2 pcs TEE-BLK-M."): only with an explicit multiplier.
     const inline = /(\d[\d,]*)\s*(?:x|×|pcs?\.?|units?\s+of|units?)\s+([A-Za-z0-9][A-Za-z0-9._/-]*)|([A-Za-z0-9][A-Za-z0-9._/-]*)\s*[x×]\s*(\d[\d,]*)\b/gi;
-    for (const m of line.matchAll(inline)) {
+    for (const m of free.matchAll(inline)) {
       const sku = skuToken(m[2] ?? m[3]!);
       const qty = toQty(m[1] ?? m[4]!);
       if (!sku || qty === null) continue;
       const parsed: ParsedLine = { sku, qty };
-      const rest = line.slice(m.index! + m[0].length).split(/[,;]| and /i)[0]!;
+      const rest = free.slice(m.index! + m[0].length).split(/[,;]| and /i)[0]!;
       const price = priceAfter(rest);
       if (price !== undefined) parsed.unitPrice = price;
       lines.push(parsed);

@@ -132,6 +132,20 @@ export type WaitResolution =
   | { kind: 'timeout'; at: number }
   | { kind: 'elapsed'; at: number };
 
+/** One field of a business event's payload as a node reads it: its name, whether it must be there, what it takes. */
+export interface EventPayloadField {
+  name: string;
+  required: boolean;
+  /** What the field takes, written as it would appear in JSON: `"accepted" | "rejected"`, `"<the seller's id>"`. */
+  value: string;
+}
+
+/** The payload a node reads of a business event (after a wait.event took it): documentation data, never validation. */
+export interface EventPayloadDoc {
+  event: string;
+  fields: readonly EventPayloadField[];
+}
+
 /** One node type: schema, branches, behaviour, undo. */
 export interface NodeTypeDef<P = any> {
   type: string;
@@ -156,6 +170,11 @@ export interface NodeTypeDef<P = any> {
    * through such a node.
    */
   passBranch?: string;
+  /**
+   * The business event whose payload this node reads, with the fields it needs: what a sender must
+   * put in the payload (the A2A status of a waiting order and the deliver_event tool say it).
+   */
+  eventPayload?: EventPayloadDoc;
   /** Prose for docs: what the node writes to nodes.<id> and to vars. */
   outputs?: string;
   vars?: string;

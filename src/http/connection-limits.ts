@@ -1,9 +1,16 @@
 // The HTTP server with limits against slow and numerous clients (docs/security.md "Connection limits").
 import http from 'node:http';
+import type { Socket } from 'node:net';
 
 export interface ConnectionLimits {
   /** Open sockets at once; further connections are closed as they arrive (MAX_CONNECTIONS). */
   maxConnections: number;
+  /**
+   * Open sockets from one remote address (MAX_CONNECTIONS_PER_ADDRESS), so one client cannot hold all of
+   * `maxConnections`; further connections from it are closed as they arrive. Null behind trusted proxies,
+   * where every socket's address is a proxy's and the proxies bound their clients instead.
+   */
+  maxConnectionsPerAddress: number | null;
   /** Whole request, headers and body, from the first byte (REQUEST_TIMEOUT_MS); answered 408 and closed. */
   requestTimeoutMs: number;
 }
@@ -28,5 +35,29 @@ export function createLimitedServer(handler: http.RequestListener, limits: Conne
     handler,
   );
   server.maxConnections = limits.maxConnections;
+  if (limits.maxConnectionsPerAddress !== null) capPerAddress(server, limits.maxConnectionsPerAddress);
   return server;
+}
+
+/**
+ * Counts accepted sockets per remote address (an IPv4 client on a dual-stack listener is `::ffff:a.b.c.d`
+ * every time, so one spelling per client). Nothing has been read from a socket when it is refused, so it is
+ * destroyed without an answer, as Node does past `maxConnections`. Upgraded sockets stay counted until they close.
+ */
+function capPerAddress(server: http.Server, max: number): void {
+  const open = new Map<string, number>();
+  server.on('connection', (socket: Socket) => {
+    const address = socket.remoteAddress ?? 'unknown';
+    const n = open.get(address) ?? 0;
+    if (n >= max) {
+      socket.destroy();
+      return;
+    }
+    open.set(address, n + 1);
+    socket.once('close', () => {
+      const left = (open.get(address) ?? 1) - 1;
+      if (left > 0) open.set(address, left);
+      else open.delete(address);
+    });
+  });
 }

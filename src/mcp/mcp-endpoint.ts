@@ -4,6 +4,7 @@ import type { Context } from 'koa';
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import type { OperationRegistry } from '../application/operation-registry.js';
+import type { CallContext } from '../application/operation.js';
 import type { Authenticator } from '../auth/authenticator.js';
 import type { Principal } from '../auth/principal.js';
 import { authorize } from '../auth/authorize.js';
@@ -26,10 +27,11 @@ export interface McpEndpointDeps {
   challenge?(ctx: Context, error?: 'invalid_token'): string;
 }
 
-/** What the SDK hands our server factory: our caller, resolved before the SDK sees the request. */
+/** What the SDK hands our server factory: our caller, resolved before the SDK sees the request, and the request's call context. */
 interface McpCaller {
   principal: Principal;
-  ip: string | null;
+  /** One per HTTP request: every tool call of a batch shares it (and its per-request budgets). */
+  call: CallContext;
 }
 
 /**
@@ -44,7 +46,7 @@ export function mcpRouter(deps: McpEndpointDeps): Router {
     (request) => {
       const caller = request.authInfo?.extra?.caller as McpCaller | undefined;
       if (!caller) throw new Error('MCP request without a resolved caller');
-      return mcpServerFor({ registry: deps.registry, name: deps.serverName, version: deps.version }, caller.principal, caller.ip);
+      return mcpServerFor({ registry: deps.registry, name: deps.serverName, version: deps.version }, caller.principal, caller.call);
     },
     {
       legacy: 'stateless',
@@ -78,7 +80,7 @@ export function mcpRouter(deps: McpEndpointDeps): Router {
         return;
       }
     }
-    const caller: McpCaller = { principal: principal!, ip: ctx.ip ?? null };
+    const caller: McpCaller = { principal: principal!, call: { ip: ctx.ip ?? null } };
     const req = Object.assign(ctx.req, {
       auth: { token: 'resolved', clientId: principal!.id ?? principal!.actor, scopes: [principal!.role], extra: { caller } },
     });

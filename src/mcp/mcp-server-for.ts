@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { McpServer } from '@modelcontextprotocol/server';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { OperationRegistry } from '../application/operation-registry.js';
-import type { AnyOperation } from '../application/operation.js';
+import type { AnyOperation, CallContext } from '../application/operation.js';
 import type { Principal } from '../auth/principal.js';
 import { roleAtLeast } from '../auth/roles.js';
 import { mcpErrorResult } from './mcp-error-result.js';
@@ -43,9 +43,10 @@ const annotationsOf = (op: AnyOperation) => ({ readOnlyHint: op.effect === 'read
 /**
  * A fresh server per request (stateless Streamable HTTP). Every served tool is registered, so a
  * call above the caller's role reaches the registry and comes back as its refusal (an isError
- * result naming the role, contract section 11); `tools/list` shows only the caller's tools.
+ * result naming the role, contract section 11); `tools/list` shows only the caller's tools. Every
+ * tool call of the request (a JSON-RPC batch) gets the same `call`, the request's scope.
  */
-export function mcpServerFor(options: McpServerOptions, principal: Principal, ip: string | null): McpServer {
+export function mcpServerFor(options: McpServerOptions, principal: Principal, call: CallContext): McpServer {
   const server = new McpServer({ name: options.name, version: options.version }, { capabilities: { tools: {} } });
   for (const op of servedTools(options.registry)) {
     server.registerTool(
@@ -54,7 +55,7 @@ export function mcpServerFor(options: McpServerOptions, principal: Principal, ip
       { title: op.summary, description: op.description, inputSchema: ANY_ARGUMENTS, outputSchema: op.output, annotations: annotationsOf(op) },
       async (args: unknown): Promise<CallToolResult> => {
         try {
-          const output = await options.registry.call(op.name, principal, args ?? {}, { ip });
+          const output = await options.registry.call(op.name, principal, args ?? {}, call);
           const text = op.summarize ? op.summarize(output as never) : JSON.stringify(output).slice(0, TEXT_LIMIT);
           return { content: [{ type: 'text', text }], structuredContent: output as Record<string, unknown> };
         } catch (err) {

@@ -29,6 +29,14 @@ export const commerceSellerAccept: NodeTypeDef<SellerAcceptParams> = {
   params: sellerAcceptParams,
   branches: () => ['pending', 'accepted', 'partial', 'rejected'],
   defaultBranch: null,
+  eventPayload: {
+    event: 'seller.responded',
+    fields: [
+      { name: 'sellerId', required: true, value: '"<the seller\'s id>"' },
+      { name: 'decision', required: true, value: '"accepted" | "rejected"' },
+      { name: 'reason', required: false, value: '"<why, when rejected>"' },
+    ],
+  },
   outputs: '{ mode, answer, changed, sellerOrders: [{ sellerId, status, reason }], pendingSellers, rejectedSellers, total }',
   vars: 'vars.pendingSellers, vars.rejectedSellers (third-party sellers whose lines were dropped on partial)',
   async run(ctx): Promise<StepResult> {

@@ -15,6 +15,9 @@ const MAX_RETRIES = 20;
 /** Headers the host sets itself; a flow may not send its own. */
 const RESERVED_HEADERS = new Set(['host', 'content-length', 'content-type', 'idempotency-key', 'x-service-signature', 'connection', 'transfer-encoding', 'user-agent']);
 
+/** A header value HTTP can carry: tab, visible ASCII, space and Latin-1 (RFC 9110 field-value; no CR, LF or other control). */
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
 const urlSchema = z
   .string()
   .max(2048)
@@ -26,7 +29,11 @@ export const httpCallParams = z.strictObject({
   method: methodSchema.default('POST'),
   url: urlSchema,
   headers: z
-    .record(z.string().regex(/^[A-Za-z0-9-]{1,64}$/, 'Header names are letters, digits and -'), z.string().max(1024))
+    .record(
+      z.string().regex(/^[A-Za-z0-9-]{1,64}$/, 'Header names are letters, digits and -'),
+      // What HTTP lets a header value carry (Node's own rule): a CR or LF would split the request, and Node refuses to send it.
+      z.string().max(1024).regex(HEADER_VALUE, 'Header values may not contain control characters (CR, LF, NUL, ...) or characters outside Latin-1'),
+    )
     .refine((h) => Object.keys(h).every((k) => !RESERVED_HEADERS.has(k.toLowerCase())), 'Content-Type, Idempotency-Key, the signature and transport headers are set by the service')
     .refine((h) => Object.keys(h).length <= 20, 'At most 20 headers')
     .optional(),

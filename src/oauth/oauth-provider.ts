@@ -1,11 +1,15 @@
 // The authorization server (oidc-provider, contract section 12): DCR for public clients, code + PKCE S256, the resource
 // indicator required and bound into opaque access tokens, rotating refresh tokens, revocation, storage in PostgreSQL.
+import { randomBytes } from 'node:crypto';
 import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Queryable } from '../db/db.js';
 import { findPersonById } from '../auth/people-store.js';
 import { roles } from '../auth/roles.js';
 import { pgOauthAdapter } from './oauth-store-adapter.js';
 import { APP_KINDS, kindOfResource, resourceUrl } from './oauth-resources.js';
+import { enforceClientPolicy } from './client-registration-policy.js';
+import { htmlContentSecurityPolicy } from '../http/middleware/security-headers.js';
+import { oauthErrorPage } from '../web/oauth/oauth-error-page.js';
 
 /** Where the provider's routes live (the client follows the metadata; these are the paths it names). */
 export const OAUTH_ROUTES = {
@@ -30,6 +34,8 @@ export interface OauthProviderOptions {
   cookieKeys: string[];
   /** TRUST_PROXY > 0: trust X-Forwarded-Proto for https detection. */
   proxy: boolean;
+  /** The service's clock: when a client registered (an unused one is deleted a day later). */
+  now: () => number;
 }
 
 /** Lifetimes in seconds: short codes and access tokens, refresh tokens for a month (rotated on use). */
@@ -46,7 +52,7 @@ const TTL = {
 export function createOauthProvider(o: OauthProviderOptions): Provider {
   const resources = new Set(APP_KINDS.map((kind) => resourceUrl(o.issuer, kind)));
   const configuration: Configuration = {
-    adapter: pgOauthAdapter(o.db),
+    adapter: pgOauthAdapter(o.db, o.now),
     jwks: { keys: [o.signingJwk as never] },
     cookies: { keys: o.cookieKeys },
     routes: OAUTH_ROUTES,
@@ -63,6 +69,22 @@ export function createOauthProvider(o: OauthProviderOptions): Provider {
       id_token_signed_response_alg: 'ES256',
     },
     enabledJWA: { idTokenSigningAlgValues: ['ES256'] },
+    // Redirect URIs, their number, the name's length (contract 12): checked whenever a client is built (registration
+    // and every load). The provider calls the validator once per listed property; client_name is one every client may have.
+    extraClientMetadata: {
+      properties: ['client_name'],
+      validator: (_ctx, key, _value, metadata) => {
+        if (key === 'client_name') enforceClientPolicy(metadata as unknown as Record<string, unknown>);
+      },
+    },
+    // The provider's own error page is one of the service's pages: its frame, its CSP, nothing from another origin.
+    renderError: async (ctx, out) => {
+      const nonce = randomBytes(16).toString('base64');
+      ctx.set('Content-Security-Policy', htmlContentSecurityPolicy(nonce));
+      ctx.set('Cache-Control', 'no-store');
+      ctx.type = 'html';
+      ctx.body = oauthErrorPage({ nonce, error: String(out.error ?? 'server_error'), description: out.error_description ? String(out.error_description) : null });
+    },
     ttl: { ...TTL },
     rotateRefreshToken: true,
     // A public client that asked for refresh tokens at registration gets one: MCP clients keep a connection for weeks.

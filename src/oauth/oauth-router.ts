@@ -19,6 +19,9 @@ import { disconnectAppPage } from '../web/identity/account-page.js';
 import { CONSENT_PATH, OAUTH_ROUTES } from './oauth-provider.js';
 import { APP_KINDS, kindOfResource, protectedResourceMetadata } from './oauth-resources.js';
 import type { OauthServer } from './oauth-server.js';
+import type { FailureThrottle } from '../auth/failure-throttle.js';
+import { redirectTarget } from './client-registration-policy.js';
+import { htmlContentSecurityPolicy } from '../http/middleware/security-headers.js';
 
 /** The pending two-factor step of a consent, a challenge token like the dashboard's, kept to the consent pages. */
 const CONSENT_CHALLENGE_COOKIE = 'oauth_2fa';
@@ -32,7 +35,12 @@ export interface OauthRouterOptions {
   auth: Authenticator;
   /** Secure cookies (the service's address is https). */
   secure: () => boolean;
+  /** Counts registrations per address in a one-minute window (contract 12: at most 10). */
+  registrations: FailureThrottle;
 }
+
+/** Registrations one address may make per window of the registration throttle. */
+export const REGISTRATIONS_PER_ADDRESS = 10;
 
 type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
 
@@ -56,8 +64,24 @@ export function oauthRouter(o: OauthRouterOptions): Router {
   ];
   const toProvider = async (ctx: Context) => {
     const provider = await server.get();
+    // Every answer of the provider carries the service's CSP (its own pages set their own; this one is there
+    // before the provider writes, so a page it renders itself is covered too).
+    ctx.set('Content-Security-Policy', htmlContentSecurityPolicy(ctx.state.cspNonce));
+    const registering = ctx.method === 'POST' && ctx.path === OAUTH_ROUTES.registration;
+    // A registration is counted before the provider stores anything; one that stored nothing is given back.
+    const reservation = registering ? await o.registrations.reserve([{ key: `oauth.register:${ctx.ip}`, limit: REGISTRATIONS_PER_ADDRESS }]) : null;
+    if (reservation?.kind === 'throttled') {
+      ctx.status = 429;
+      ctx.set('Retry-After', String(reservation.retryAfterSeconds));
+      ctx.body = { error: 'too_many_requests', error_description: `At most ${REGISTRATIONS_PER_ADDRESS} client registrations per address per minute: try again in ${reservation.retryAfterSeconds} s.` };
+      return;
+    }
     ctx.respond = false;
-    await provider.callback()(ctx.req, ctx.res);
+    try {
+      await provider.callback()(ctx.req, ctx.res);
+    } finally {
+      if (reservation && ctx.res.statusCode !== 201) await o.registrations.release(reservation);
+    }
   };
   for (const path of providerPaths) router.all(path, toProvider);
 
@@ -78,6 +102,8 @@ export function oauthRouter(o: OauthRouterOptions): Router {
       appName: client?.clientName ?? String(details.params.client_id),
       endpoint: resource,
       kind: kind === 'a2a' ? 'A2A' : 'MCP',
+      // The provider checked redirect_uri against the client's registration before this interaction began.
+      redirect: redirectTarget(String(details.params.redirect_uri ?? '')),
     };
     return { provider, details, subject };
   }

@@ -26,7 +26,7 @@ export class OauthServer {
   get(): Promise<Provider> {
     this.provider ??= (async () => {
       const signingJwk = await oauthSigningJwk(this.o.db, this.o.secretKey, this.o.now());
-      return createOauthProvider({ db: this.o.db, issuer: this.issuer(), signingJwk, cookieKeys: oauthCookieKeys(this.o.secretKey), proxy: this.o.proxy });
+      return createOauthProvider({ db: this.o.db, issuer: this.issuer(), signingJwk, cookieKeys: oauthCookieKeys(this.o.secretKey), proxy: this.o.proxy, now: this.o.now });
     })();
     this.provider.catch(() => (this.provider = null));
     return this.provider;

@@ -5,17 +5,28 @@ import type { Queryable } from '../db/db.js';
 /** Models whose records belong to a grant: revoking the grant (Disconnect) destroys them all at once. */
 const GRANTABLE = new Set(['AccessToken', 'AuthorizationCode', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest']);
 
+/** A registered client no grant ever used is deleted this long after it registered (contract 12). */
+export const UNUSED_CLIENT_TTL_MS = 24 * 3_600_000;
+
+/**
+ * The key in a client's stored payload that says when it registered, by the service's clock (epoch ms).
+ * The provider ignores it: a client keeps only the metadata it recognises.
+ */
+const REGISTERED_AT = 'x_registered_at';
+
 /**
  * One adapter per model, as oidc-provider asks (`new Adapter(name)`). Expiry is the provider's own
  * clock (real time, seconds), kept in milliseconds so expired rows can be purged by an index; an
- * expired row is never answered.
+ * expired row is never answered. A client is kept without expiry; `now` (the service's clock) stamps
+ * when it registered, for `purgeUnusedOauthClients`.
  */
-export function pgOauthAdapter(db: Queryable): new (model: string) => Adapter {
+export function pgOauthAdapter(db: Queryable, now: () => number): new (model: string) => Adapter {
   return class PgOauthAdapter implements Adapter {
     constructor(readonly model: string) {}
 
-    async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
+    async upsert(id: string, given: AdapterPayload, expiresIn: number): Promise<void> {
       const expiresAt = expiresIn ? Date.now() + expiresIn * 1000 : null;
+      const payload = this.model === 'Client' ? { ...given, [REGISTERED_AT]: now() } : given;
       await db.query(
         `INSERT INTO oauth_store (model, id, payload, grant_id, uid, user_code, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
          ON CONFLICT (model, id) DO UPDATE SET payload = EXCLUDED.payload, grant_id = EXCLUDED.grant_id, uid = EXCLUDED.uid,
@@ -58,6 +69,28 @@ export function pgOauthAdapter(db: Queryable): new (model: string) => Adapter {
       await db.query('DELETE FROM oauth_store WHERE grant_id = $1', [grantId]);
     }
   };
+}
+
+/**
+ * Deletes clients registered at least `UNUSED_CLIENT_TTL_MS` before `now` (the service's clock) that no
+ * grant ever used (no row in oauth_grants, revoked ones included), with their registration access tokens.
+ * A client stored before registration times were kept counts from the provider's `client_id_issued_at`.
+ */
+export async function purgeUnusedOauthClients(db: Queryable, now: number): Promise<number> {
+  const { rows } = await db.query<{ removed: string }>(
+    `WITH gone AS (
+       DELETE FROM oauth_store c
+        WHERE c.model = 'Client'
+          AND COALESCE((c.payload->>'${REGISTERED_AT}')::bigint, (c.payload->>'client_id_issued_at')::bigint * 1000, 0) <= $1
+          AND NOT EXISTS (SELECT 1 FROM oauth_grants g WHERE g.client_id = c.id)
+       RETURNING c.id
+     ), tokens AS (
+       DELETE FROM oauth_store t USING gone WHERE t.model = 'RegistrationAccessToken' AND t.payload->>'clientId' = gone.id RETURNING t.id
+     )
+     SELECT count(*)::text AS removed FROM gone`,
+    [now - UNUSED_CLIENT_TTL_MS],
+  );
+  return Number(rows[0]?.removed ?? 0);
 }
 
 /** Removes expired records (the provider never reads them again). */

@@ -10,14 +10,16 @@ import type { ImageNote } from './image-notes.js';
 
 export interface ImageReadDeps {
   db: Queryable;
-  /** The guarded GET (`fetchImage` with the service's outbound settings). */
+  /** The guarded GET of the head of an image (`fetchImage` with the service's outbound settings, under `ImageFetchLimits`). */
   fetch: (url: string) => Promise<ImageFetchResult>;
 }
 
 /**
  * Reads every image (fetches run side by side). Bytes that are not PNG, JPEG or WebP are invalid
  * input (the caller chose them): a ValidationError naming `images.<i>`. An image that cannot be
- * had (no such document on this order, a refused or failing fetch, too large) is only noted.
+ * had (no such document on this order, a refused or failing fetch, too large) is only noted, as is
+ * one the fetch limits left unfetched (`not_fetched`). Of a URL only the head is read: the format
+ * by its signature, the size as declared.
  */
 export async function readAssessmentImages(deps: ImageReadDeps, orderId: string, refs: readonly string[]): Promise<ImageNote[]> {
   const reads = await Promise.all(refs.map((ref, index) => readOne(deps, orderId, ref, index)));
@@ -54,12 +56,13 @@ async function readOne(deps: ImageReadDeps, orderId: string, ref: string, index:
   }
   if (source === null) return { index, source: 'url', status: 'unavailable', detail: 'Not a document id, https URL or data URL' };
   const fetched = await deps.fetch(ref);
-  if (!fetched.ok) return { index, source: 'url', status: 'unavailable', detail: fetched.error };
-  return judge(index, 'url', fetched.bytes);
+  if (!fetched.ok) return { index, source: 'url', status: fetched.notFetched ? 'not_fetched' : 'unavailable', detail: fetched.error };
+  return judge(index, 'url', fetched.head, fetched.size);
 }
 
-function judge(index: number, source: ImageSource, bytes: Buffer): Read {
-  const format = sniffImage(bytes);
+/** `size` null: not known (a URL whose length was not declared and whose body was not read to its end). */
+function judge(index: number, source: ImageSource, head: Buffer, size: number | null = head.length): Read {
+  const format = sniffImage(head);
   if (!format) return { index, notAnImage: true };
-  return { index, source, status: 'read', format, bytes: bytes.length };
+  return { index, source, status: 'read', format, ...(size === null ? {} : { bytes: size }) };
 }

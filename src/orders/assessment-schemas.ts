@@ -80,7 +80,7 @@ export type AssessOrderInput = z.infer<typeof assessOrderInputSchema>;
 export const imageNoteSchema = z.object({
   index: z.number().int(),
   source: z.enum(['document', 'url', 'data']),
-  status: z.enum(['read', 'unavailable']),
+  status: z.enum(['read', 'unavailable', 'not_fetched']).describe('not_fetched: a fetch limit left it alone (at most 8 image fetches per request)'),
   format: z.enum(['png', 'jpeg', 'webp']).optional(),
   bytes: z.number().int().optional(),
   detail: z.string().optional(),

@@ -62,3 +62,12 @@ export async function claimIdempotencyKey(q: Queryable, claim: IdempotencyClaim,
     throw new DomainError('idempotency_mismatch', 'This Idempotency-Key was already used with a different request body', 'unprocessable');
   return { claimed: false, orderId: row.order_id };
 }
+
+/**
+ * The order `key` was claimed for, or null when it was not: the claim commits with the order's
+ * start, so a start that rolled back (or never ran) left no claim and started nothing.
+ */
+export async function orderOfKey(q: Queryable, scope: string, key: string): Promise<string | null> {
+  const { rows } = await q.query<{ order_id: string }>('SELECT order_id FROM idempotency_keys WHERE scope = $1 AND key = $2', [scope, key]);
+  return rows[0]?.order_id ?? null;
+}

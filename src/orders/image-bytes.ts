@@ -20,3 +20,6 @@ export function sniffImage(bytes: Uint8Array): ImageFormat | null {
   if (startsWith(bytes, RIFF) && startsWith(bytes, WEBP, 8)) return 'webp';
   return null;
 }
+
+/** Bytes of an image assess_order reads over the network: the longest signature (WebP's, 12 bytes) and a little to spare. */
+export const IMAGE_HEAD_BYTES = 16;

@@ -1,4 +1,4 @@
-// One guarded image GET for assess_order: https only, the outbound SSRF rules (resolve, refuse non-public, pin), no redirects, a timeout and a size cap.
+// One guarded image GET for assess_order: https only, the outbound SSRF rules (resolve, refuse non-public, pin), no redirects, a timeout, a size cap, only the head read.
 import https from 'node:https';
 import { lookup as dnsLookup } from 'node:dns/promises';
 import type { LookupFunction } from 'node:net';
@@ -11,8 +11,10 @@ export interface ImageFetchOptions {
   timeoutMs: number;
   /** OUTBOUND_ALLOW_LOOPBACK=1: loopback addresses may be reached (testing only). */
   allowLoopback: boolean;
-  /** Most bytes read; a longer image is not fetched. */
+  /** Largest image accepted: a declared Content-Length above it is refused unread. */
   maxBytes: number;
+  /** Most bytes read (the format signature is all that is used): the connection is closed once they are in. */
+  headBytes: number;
   /** Classes one resolved address (src/webhooks/address-policy.ts `classifyAddress`). */
   classify: (address: string) => AddressVerdict;
   /** Certificate authorities to trust instead of the system's (tests only: their own self-signed one). */
@@ -21,7 +23,13 @@ export interface ImageFetchOptions {
   resolve?: (host: string) => Promise<{ address: string; family: number }[]>;
 }
 
-export type ImageFetchResult = { ok: true; bytes: Buffer } | { ok: false; error: string };
+/**
+ * `head`: the first `headBytes` bytes (fewer when the body is shorter); `size`: the whole body's
+ * length when known (declared by Content-Length, or the body ended within the head), else null.
+ * `notFetched`: no request was made because a limit said so (assess_order's per-request budget or
+ * its concurrency caps), as opposed to a fetch that failed.
+ */
+export type ImageFetchResult = { ok: true; head: Buffer; size: number | null } | { ok: false; error: string; notFetched?: true };
 
 const defaultResolve = async (host: string) => dnsLookup(host, { all: true, verbatim: true });
 const failure = (error: string): ImageFetchResult => ({ ok: false, error });
@@ -29,8 +37,10 @@ const failure = (error: string): ImageFetchResult => ({ ok: false, error });
 /**
  * GETs `target`. Refuses before connecting unless the URL is https and every address its host
  * resolves to is public (loopback too with the testing switch); connects to the checked address
- * so a second lookup cannot be steered elsewhere (DNS rebinding); follows no redirect; stops at
- * `maxBytes` and at the timeout. Never throws: every problem is a sentence in `error`.
+ * so a second lookup cannot be steered elsewhere (DNS rebinding); follows no redirect; refuses a
+ * declared length over `maxBytes`; reads only the first `headBytes` bytes and then destroys the
+ * connection (an endless or huge body costs one chunk, security review 2 M-6); stops at the
+ * timeout. Never throws: every problem is a sentence in `error`.
  */
 export async function fetchImage(target: string, options: ImageFetchOptions): Promise<ImageFetchResult> {
   let url: URL;
@@ -90,14 +100,17 @@ export async function fetchImage(target: string, options: ImageFetchOptions): Pr
         if (status < 200 || status >= 300) return finish(failure(`HTTP ${status}`));
         const declared = Number(res.headers['content-length']);
         if (Number.isFinite(declared) && declared > options.maxBytes) return finish(failure(`Larger than ${options.maxBytes} bytes`));
+        const size = Number.isFinite(declared) && declared >= 0 ? declared : null;
         const chunks: Buffer[] = [];
         let read = 0;
         res.on('data', (chunk: Buffer) => {
-          read += chunk.length;
-          if (read > options.maxBytes) return finish(failure(`Larger than ${options.maxBytes} bytes`));
+          if (settled) return;
           chunks.push(chunk);
+          read += chunk.length;
+          // Enough for the format: keep the head and close the connection (finish destroys the request and its socket).
+          if (read >= options.headBytes) finish({ ok: true, head: Buffer.from(Buffer.concat(chunks).subarray(0, options.headBytes)), size });
         });
-        res.on('end', () => finish({ ok: true, bytes: Buffer.concat(chunks) }));
+        res.on('end', () => finish({ ok: true, head: Buffer.concat(chunks), size: size ?? read }));
         res.on('error', (err) => finish(failure(err.message)));
       },
     );

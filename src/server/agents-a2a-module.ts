@@ -38,7 +38,7 @@ export const agentsA2aModule: ServiceModule = (ctx) => {
   const watch = (orderId: string, listener: () => void) => feed.subscribe(orderId, listener);
   const following = new Set<string>();
   const options = ctx.startOptions.a2a ?? {};
-  const executor = new A2aExecutor({ operations: ctx.operations, db, clock, logger, watch, following, followMs: options.followMs, contextTasks: (owner, contextId) => store.contextTasks(owner, contextId) });
+  const executor = new A2aExecutor({ operations: ctx.operations, db, clock, logger, watch, following, followMs: options.followMs, placeSlots: options.placeSlots, placeWaitMs: options.placeWaitMs, contextTasks: (owner, contextId) => store.contextTasks(owner, contextId) });
   const sync = new A2aOrderSync({ store, worker, changes: engine.runtime.changes, logger, following });
 
   engine.timerHandlers.set(PUSH_TIMER_KIND, (timerId) => worker.fireTimer(timerId));

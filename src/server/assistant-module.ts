@@ -12,6 +12,7 @@ export const assistantModule: ServiceModule = (ctx) => {
     logger: ctx.logger.child({ component: 'assistant' }),
     koaOptions: proxyOptions(ctx.config.env.TRUST_PROXY),
     ownOrigins: ownOriginsOf(ctx),
+    sockets: ctx.websockets,
   });
   return {
     routers: [assistantRouter({ auth: ctx.auth })],

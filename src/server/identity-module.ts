@@ -31,11 +31,10 @@ export const identityModule: ServiceModule = (ctx) => {
   ctx.identity = deps;
   const names = () => cookieNames(ctx.baseUrl());
 
-  // Every bearer: the address's cheap throttle check (skipped for a token cached on this node), then a live API token,
-  // else one counted guess at the workspace password.
+  // Every bearer: a known API token (or, from the OAuth module, a known access token) without any address check,
+  // else one counted guess at the workspace password (contract 4: only guessable secrets are throttled).
   const guesses = bearerThrottle(deps);
   ctx.auth
-    .addBearerGuard(guesses.guard)
     .addBearer(apiTokenBearer(deps))
     .setBearerFallback(workspacePasswordBearer(deps.workspacePassword, guesses))
     .setSessions(sessionResolver(deps, names));

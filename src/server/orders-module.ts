@@ -12,6 +12,7 @@ import { webhookOperations } from '../application/operations/webhook-operations.
 import { agentTools } from '../application/operations/agent-tools.js';
 import { assessOrderOperation } from '../application/operations/assess-order.js';
 import { IDEMPOTENCY_PURGE_INTERVAL_MS, purgeExpiredIdempotencyKeys } from '../orders/idempotency-retention.js';
+import { purgeEndedOrderCalls } from '../engine/runtime/order-call-retention.js';
 import { webhookSealKey } from '../webhooks/subscription-store.js';
 import { DeliveryWorker } from '../webhooks/delivery-worker.js';
 import { DELIVERY_TIMER_KIND } from '../webhooks/delivery-schedule.js';
@@ -32,7 +33,11 @@ export const ordersModule: ServiceModule = async (ctx) => {
   if (searchMode === 'prefix') logger.warn('pg_trgm is not installed: order search matches field prefixes only');
   const sealKey = webhookSealKey(ctx.secretKey);
   // One cache of drawings per service, shared by the flow operations and the dashboard pages.
-  ctx.flowDiagrams = new FlowDiagrams(engine.catalogue);
+  // Layouts run on a layout thread within a budget (contract 13 "Drawing cost"); a list drawing is logged.
+  ctx.flowDiagrams = new FlowDiagrams(engine.catalogue, {
+    clock,
+    onList: (reason, size, detail) => logger.warn({ component: 'flow-diagrams', reason, ...size, ...(detail ? { detail } : {}) }, 'flow drawn as a list'),
+  });
   const orderDeps = { db, clock, engine, cursorKey: cursorKey(ctx.secretKey), searchMode: () => searchMode };
   ctx.operations.add(
     ...orderOperations(orderDeps),
@@ -69,18 +74,19 @@ export const ordersModule: ServiceModule = async (ctx) => {
   engine.outbox.addSink(webhookSink({ clock, worker, timeoutMs: env.OUTBOUND_TIMEOUT_MS }));
   ctx.testClock?.onAdvanced(settleDeliveries(db, engine.outbox, worker));
 
-  // Idempotency-Key headers expire after 7 days: hourly on every node, and after each move of the test clock.
+  // Idempotency-Key headers expire after 7 days, and the call attempts of orders ended 30 days ago go: hourly on every
+  // node, and after each move of the test clock.
   const purgeKeys = () =>
-    purgeExpiredIdempotencyKeys(db, clock.now()).then(
-      () => undefined,
-      (err) => logger.warn({ err: (err as Error).message }, 'idempotency key purge failed'),
-    );
+    Promise.all([
+      purgeExpiredIdempotencyKeys(db, clock.now()).catch((err) => logger.warn({ err: (err as Error).message }, 'idempotency key purge failed')),
+      purgeEndedOrderCalls(db, clock.now()).catch((err) => logger.warn({ err: (err as Error).message }, 'order call purge failed')),
+    ]).then(() => undefined);
   ctx.testClock?.onAdvanced(purgeKeys);
   let purgeTimer: NodeJS.Timeout | null = null;
 
   const feed = new OrderChangeFeed(engine.runtime.changes);
   const ownOrigins = ownOriginsOf(ctx);
-  const live = new OrderLiveSocket({ auth: ctx.auth, operations: ctx.operations, engine, db, feed, logger, koaOptions: proxyOptions(env.TRUST_PROXY), ownOrigins });
+  const live = new OrderLiveSocket({ auth: ctx.auth, operations: ctx.operations, engine, db, feed, logger, koaOptions: proxyOptions(env.TRUST_PROXY), ownOrigins, sockets: ctx.websockets });
 
   return {
     routers: [orderDocumentsRouter({ auth: ctx.auth, db })],
@@ -96,6 +102,7 @@ export const ordersModule: ServiceModule = async (ctx) => {
       await live.close();
       feed.stop();
       await worker.stop();
+      await ctx.flowDiagrams?.close();
     },
   };
 };

@@ -15,6 +15,7 @@ import type { FlowDiagrams } from '../engine/flows/flow-diagrams.js';
 import type { OauthServer } from '../oauth/oauth-server.js';
 import type { IdentityDeps } from '../auth/identity-deps.js';
 import type { A2aConversations } from '../a2a/a2a-conversations.js';
+import type { WebsocketRegistry } from '../http/websocket-registry.js';
 
 /** Everything the edges need, built once per process. */
 export interface ServiceContext {
@@ -47,6 +48,8 @@ export interface ServiceContext {
   engine: Engine | null;
   /** What the caller of startService asked for (modules read their part). */
   startOptions: StartOptions;
+  /** Every websocket surface's open sockets: the per-person and per-address caps and the idle close (contract section 8). */
+  websockets: WebsocketRegistry;
 }
 
 export interface StartOptions {
@@ -56,6 +59,8 @@ export interface StartOptions {
   listen?: boolean;
   /** Engine options (extra node types for tests, built-in flows on/off). */
   engine?: EngineOptions;
-  /** A2A options (how long a request follows its order; tests shorten it). */
-  a2a?: { followMs?: number };
+  /** A2A options (how long a request follows its order, place_order start slots and their wait; tests change them). */
+  a2a?: { followMs?: number; placeSlots?: number; placeWaitMs?: number };
+  /** Websocket idle close and ping interval (contract section 8: 5 minutes, pinged every 30 s); tests shorten them. */
+  websockets?: { idleMs?: number; pingMs?: number };
 }

@@ -20,6 +20,7 @@ import { HealthRegistry } from './health.js';
 import { createApp } from '../http/create-app.js';
 import { attachUpgradeDispatcher } from '../http/upgrade-dispatcher.js';
 import { createLimitedServer } from '../http/connection-limits.js';
+import { WebsocketRegistry } from '../http/websocket-registry.js';
 import { systemRoutes } from '../http/routes/system-routes.js';
 import { buildOpenApi } from '../http/openapi.js';
 import type { HttpRoute } from '../http/route.js';
@@ -114,6 +115,7 @@ export async function startService(config: Config, logger: Logger, options: Star
       baseUrl: () => baseUrl,
       engine: null,
       startOptions: options,
+      websockets: new WebsocketRegistry({ perAddress: config.env.MAX_CONNECTIONS_PER_ADDRESS, ...options.websockets }),
     };
     const hooks: ModuleHooks[] = [];
     for (const mod of serviceModules) hooks.push(await mod(ctx));
@@ -130,7 +132,12 @@ export async function startService(config: Config, logger: Logger, options: Star
       before: hooks.flatMap((h) => h.before ?? []),
       extraRouters: hooks.flatMap((h) => h.routers ?? []),
     });
-    const server = createLimitedServer(app.callback(), { maxConnections: config.env.MAX_CONNECTIONS, requestTimeoutMs: config.env.REQUEST_TIMEOUT_MS });
+    const server = createLimitedServer(app.callback(), {
+      maxConnections: config.env.MAX_CONNECTIONS,
+      // Behind trusted proxies every connection comes from a proxy: the per-address cap is theirs (docs/security.md).
+      maxConnectionsPerAddress: config.env.TRUST_PROXY > 0 ? null : config.env.MAX_CONNECTIONS_PER_ADDRESS,
+      requestTimeoutMs: config.env.REQUEST_TIMEOUT_MS,
+    });
     attachUpgradeDispatcher(server, hooks.flatMap((h) => h.upgrades ?? []), { logger });
     if (options.listen !== false)
       await new Promise<void>((resolve, reject) => {

@@ -10,6 +10,13 @@ import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { enableSpans } from './spans.js';
 
+/**
+ * Attributes no server span carries: the query string holds what callers search for (order search `q=`
+ * matches emails and customer ids) and OAuth requests' parameters (`state`, `code_challenge`, `redirect_uri`).
+ * The path and the route template stay. Given as undefined, the SDK leaves them out of the span.
+ */
+const INCOMING_DROPPED = { 'url.query': undefined, 'http.target': undefined, 'url.full': undefined, 'http.url': undefined } as const;
+
 /** Requests that are probes, not work: no trace for them (a scraper or a load balancer polls them constantly). */
 const UNTRACED_PATHS = new Set(['/health', '/health/deep', '/metrics']);
 
@@ -35,7 +42,11 @@ export function startTracing(serviceName: string): void {
   trace.setGlobalTracerProvider(provider);
   registerInstrumentations({
     instrumentations: [
-      new HttpInstrumentation({ ignoreIncomingRequestHook: (req) => UNTRACED_PATHS.has((req.url ?? '').split('?')[0]) }),
+      new HttpInstrumentation({
+        ignoreIncomingRequestHook: (req) => UNTRACED_PATHS.has((req.url ?? '').split('?')[0]),
+        // The hook's attributes are laid over the instrumentation's own: the query-bearing ones become undefined.
+        startIncomingSpanHook: () => ({ ...INCOMING_DROPPED }),
+      }),
       new PgInstrumentation({ requireParentSpan: true }),
     ],
   });

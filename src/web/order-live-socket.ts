@@ -21,6 +21,9 @@ import type { OrderChangeFeed } from './order-change-feed.js';
 import { refuseUpgrade, type UpgradeRoute } from '../http/upgrade-dispatcher.js';
 import { UNSTORABLE_TEXT } from '../http/json-text-limits.js';
 import type { proxyOptions } from '../http/proxy-options.js';
+import { WEBSOCKETS_PER_HOLDER, type WebsocketRegistry } from '../http/websocket-registry.js';
+import { callerKey } from '../auth/caller-key.js';
+import { SocketMessageQueue } from '../http/socket-message-queue.js';
 
 /** `/agents/order-agent/<order id>`; the id is percent-decoded by the upgrade dispatcher. */
 const PATH = /^\/agents\/order-agent\/([^/?#]+)\/?$/;
@@ -29,8 +32,11 @@ const PATH = /^\/agents\/order-agent\/([^/?#]+)\/?$/;
 export const CLOSE_UNAUTHENTICATED = 4401;
 export const CLOSE_FORBIDDEN = 4403;
 
-/** Default caps on open live connections (docs/security.md): a browser with many tabs stays well inside them. */
-export const LIVE_LIMITS = { perCaller: 20, perOrder: 100 } as const;
+/**
+ * Caps on open live connections (docs/security.md): per caller (a person across their sessions, shared with the
+ * assistant: the registry's count) and per order. A browser with many tabs stays well inside them.
+ */
+export const LIVE_LIMITS = { perCaller: WEBSOCKETS_PER_HOLDER, perOrder: 100 } as const;
 
 /** Unanswered actions one connection may have queued (a page sends one per click). */
 const MAX_QUEUED_ACTIONS = 16;
@@ -49,8 +55,10 @@ export interface OrderLiveSocketDeps {
   ownOrigins(ctx: Koa.Context): string[];
   /** How often an idle connection re-checks its session (ends it after sign-out, disabling, idling). */
   recheckMs?: number;
-  /** Open connections allowed per session or token, and per order. */
-  limits?: { perCaller: number; perOrder: number };
+  /** Open connections allowed per order. */
+  perOrder?: number;
+  /** The service's open websockets: the per-person and per-address caps shared with the assistant, and the idle close. */
+  sockets: WebsocketRegistry;
 }
 
 /** The sockets watching one order; a change is read once and sent to all of them. */
@@ -61,25 +69,19 @@ interface OrderWatch {
   unsubscribe(): void;
 }
 
-/** Which credential a connection rides on, for the per-caller cap. */
-function callerKey(principal: Principal): string {
-  return `${principal.kind}:${principal.sessionId ?? principal.id ?? 'workspace'}`;
-}
-
 export class OrderLiveSocket {
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
   /** A Koa app used only to build request contexts for the Authenticator from upgrade requests. */
   private readonly koa: Koa;
   private readonly cleanups = new Set<() => void>();
   private readonly watches = new Map<string, OrderWatch>();
-  /** Open (or opening) connections per caller and per order, counted from the handshake to the socket's close. */
-  private readonly perCaller = new Map<string, number>();
+  /** Open (or opening) connections per order, counted from the handshake to the socket's close. */
   private readonly perOrder = new Map<string, number>();
-  private readonly limits: { perCaller: number; perOrder: number };
+  private readonly perOrderLimit: number;
 
   constructor(private readonly deps: OrderLiveSocketDeps) {
     this.koa = new Koa(deps.koaOptions);
-    this.limits = deps.limits ?? LIVE_LIMITS;
+    this.perOrderLimit = deps.perOrder ?? LIVE_LIMITS.perOrder;
   }
 
   /** The upgrade route the service's dispatcher calls for this surface. */
@@ -124,20 +126,16 @@ export class OrderLiveSocket {
       return refuseUpgrade(socket, res.status, res.body.error, res.headers);
     }
     if (UNSTORABLE_TEXT.test(orderId) || !(await readOrder(this.deps.db, orderId))) return refuseUpgrade(socket, 404, 'Order not found');
-    const caller = callerKey(principal);
-    if ((this.perCaller.get(caller) ?? 0) >= this.limits.perCaller || (this.perOrder.get(orderId) ?? 0) >= this.limits.perOrder)
-      return refuseUpgrade(socket, 429, 'Too many live connections', { 'Retry-After': '30' });
     // A client that reset the connection while it was authenticated has already closed (its 'close' event may
-    // even have fired): it is not counted, or the listener below would never uncount it and leak the caller's cap.
+    // even have fired): it is not counted, or the listeners below would never uncount it and leak the caps.
     if (socket.destroyed) return;
+    const tooMany = () => refuseUpgrade(socket, 429, 'Too many live connections', { 'Retry-After': '30' });
+    if ((this.perOrder.get(orderId) ?? 0) >= this.perOrderLimit) return tooMany();
     // Counted until the socket closes, whether the handshake completes or ws refuses it. No await lies between the
-    // check above and the listener, so the close of a live socket is always seen.
-    bump(this.perCaller, caller, 1);
+    // checks and the listeners, so the close of a live socket is always seen.
+    if (!this.deps.sockets.admit(socket, callerKey(principal), ctx.ip || 'unknown')) return tooMany();
     bump(this.perOrder, orderId, 1);
-    socket.once('close', () => {
-      bump(this.perCaller, caller, -1);
-      bump(this.perOrder, orderId, -1);
-    });
+    socket.once('close', () => bump(this.perOrder, orderId, -1));
     this.wss.handleUpgrade(req, socket, head, (ws) => this.connected(ws, req, orderId));
   }
 
@@ -203,35 +201,28 @@ export class OrderLiveSocket {
       });
     }, this.deps.recheckMs ?? 30_000);
     recheck.unref();
-    let alive = true;
-    const ping = setInterval(() => {
-      if (!alive) return ws.terminate();
-      alive = false;
-      ws.ping();
-    }, 30_000);
-    ping.unref();
-    ws.on('pong', () => (alive = true));
+    this.deps.sockets.keepAlive(ws);
 
+    // Actions run one at a time per connection, in the order they arrive; a client that queues more than
+    // MAX_QUEUED_ACTIONS unanswered actions is flooding and is disconnected (1008, policy violation). Actions
+    // still queued when the socket closes never run: the person who clicked is no longer there to see the result.
+    const queue = new SocketMessageQueue(MAX_QUEUED_ACTIONS, (err) => this.deps.logger.error({ err, orderId }, 'live action failed'));
     const cleanup = () => {
       unwatch();
       clearInterval(recheck);
-      clearInterval(ping);
+      queue.drop();
       this.cleanups.delete(cleanup);
     };
     this.cleanups.add(cleanup);
     ws.on('close', cleanup);
     ws.on('error', () => ws.terminate());
 
-    // Actions run one at a time per connection, in the order they arrive; a client that queues more than
-    // MAX_QUEUED_ACTIONS unanswered actions is flooding and is disconnected (1008, policy violation).
-    let queue: Promise<void> = Promise.resolve();
-    let queued = 0;
     ws.on('message', (data, isBinary) => {
-      if (++queued > MAX_QUEUED_ACTIONS) return ws.close(1008, 'Too many actions in flight');
-      queue = queue
-        .then(() => this.handleMessage(ws, req, orderId, isBinary ? null : data.toString(), send))
-        .catch((err) => this.deps.logger.error({ err, orderId }, 'live action failed'))
-        .finally(() => void queued--);
+      const text = isBinary ? null : data.toString();
+      if (!queue.push(() => this.handleMessage(ws, req, orderId, text, send))) {
+        queue.drop();
+        ws.close(1008, 'Too many actions in flight');
+      }
     });
   }
 

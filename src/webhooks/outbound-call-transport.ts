@@ -54,7 +54,8 @@ export function outboundCallTransport(options: OutboundCallTransportOptions): Ca
         status: answered ? got.status : null,
         body: answerBody(got.body, got.truncated),
         error: answered ? null : got.error,
-        terminal: false,
+        // A request Node refuses to build is refused the same way on every attempt: a terminal failure of the step.
+        terminal: got.unsendable === true,
       };
     },
   };

@@ -28,6 +28,8 @@ export interface OutboundAnswer extends OutboundResult {
   body: Buffer | null;
   /** The answer was longer than RESPONSE_READ_LIMIT and was cut. */
   truncated: boolean;
+  /** The request could not even be sent (Node refused to build it, e.g. a header value with CR/LF): sending it again cannot help. */
+  unsendable?: true;
 }
 
 /** Most response bytes read; the rest of a long answer is not waited for. */
@@ -92,6 +94,7 @@ export async function sendOutbound(
   const payload = body === null ? null : Buffer.from(body, 'utf8');
   return new Promise<OutboundAnswer>((resolve) => {
     let settled = false;
+    let timer: NodeJS.Timeout | undefined;
     const finish = (result: OutboundAnswer) => {
       if (settled) return;
       settled = true;
@@ -99,47 +102,61 @@ export async function sendOutbound(
       resolve(result);
     };
     const transport = url.protocol === 'https:' ? https : http;
-    const req = transport.request(
-      {
-        protocol: url.protocol,
-        hostname: host,
-        port: url.port || undefined,
-        path: `${url.pathname}${url.search}`,
-        method,
-        headers: payload === null ? headers : { ...headers, 'content-length': String(payload.length) },
-        lookup,
-        agent: false,
-        ...(url.protocol === 'https:' && !/^[\d.:]+$/.test(host) ? { servername: host } : {}),
-      },
-      (res) => {
-        const status = res.statusCode ?? 0;
-        const verdict = (bytes: Buffer | null, truncated: boolean): OutboundAnswer =>
-          status >= 200 && status < 300
-            ? { ok: true, status, error: null, body: bytes, truncated }
-            : { ...failure(status >= 300 && status < 400 ? `Redirect not followed (HTTP ${status})` : `HTTP ${status}`, status), body: bytes, truncated };
-        // Without readBody the status decides at once; the body is read and dropped (and cut if it is long or slow).
-        if (!options.readBody) finish(verdict(null, false));
-        const chunks: Buffer[] = [];
-        let read = 0;
-        res.on('data', (chunk: Buffer) => {
-          if (read < RESPONSE_READ_LIMIT) chunks.push(chunk);
-          read += chunk.length;
-          if (read > RESPONSE_READ_LIMIT) {
-            finish(verdict(Buffer.concat(chunks).subarray(0, RESPONSE_READ_LIMIT), true));
-            req.destroy();
-          }
-        });
-        res.on('end', () => finish(verdict(Buffer.concat(chunks), false)));
-        res.on('error', () => undefined);
-        setTimeout(() => req.destroy(), options.timeoutMs).unref();
-      },
-    );
-    const timer = setTimeout(() => {
+    // Node validates a request as it builds it and throws at once (ERR_INVALID_CHAR for a header value with CR/LF,
+    // ERR_INVALID_HTTP_TOKEN, ...): that is an answer too, never a rejection, so the caller records a failure it
+    // will not repeat instead of re-firing the attempt forever (security review 2, L-1).
+    const unsendable = (err: unknown) => finish({ ...failure(`The request cannot be sent: ${(err as Error).message}`), unsendable: true });
+    let req: http.ClientRequest;
+    try {
+      req = transport.request(
+        {
+          protocol: url.protocol,
+          hostname: host,
+          port: url.port || undefined,
+          path: `${url.pathname}${url.search}`,
+          method,
+          headers: payload === null ? headers : { ...headers, 'content-length': String(payload.length) },
+          lookup,
+          agent: false,
+          ...(url.protocol === 'https:' && !/^[\d.:]+$/.test(host) ? { servername: host } : {}),
+        },
+        (res) => {
+          const status = res.statusCode ?? 0;
+          const verdict = (bytes: Buffer | null, truncated: boolean): OutboundAnswer =>
+            status >= 200 && status < 300
+              ? { ok: true, status, error: null, body: bytes, truncated }
+              : { ...failure(status >= 300 && status < 400 ? `Redirect not followed (HTTP ${status})` : `HTTP ${status}`, status), body: bytes, truncated };
+          // Without readBody the status decides at once; the body is read and dropped (and cut if it is long or slow).
+          if (!options.readBody) finish(verdict(null, false));
+          const chunks: Buffer[] = [];
+          let read = 0;
+          res.on('data', (chunk: Buffer) => {
+            if (read < RESPONSE_READ_LIMIT) chunks.push(chunk);
+            read += chunk.length;
+            if (read > RESPONSE_READ_LIMIT) {
+              finish(verdict(Buffer.concat(chunks).subarray(0, RESPONSE_READ_LIMIT), true));
+              req.destroy();
+            }
+          });
+          res.on('end', () => finish(verdict(Buffer.concat(chunks), false)));
+          res.on('error', () => undefined);
+          setTimeout(() => req.destroy(), options.timeoutMs).unref();
+        },
+      );
+    } catch (err) {
+      return unsendable(err);
+    }
+    timer = setTimeout(() => {
       finish(failure(`No answer within ${options.timeoutMs} ms`));
       req.destroy();
     }, options.timeoutMs);
     req.on('error', (err) => finish(failure(err.message)));
-    if (payload === null) req.end();
-    else req.end(payload);
+    try {
+      if (payload === null) req.end();
+      else req.end(payload);
+    } catch (err) {
+      req.destroy();
+      unsendable(err);
+    }
   });
 }

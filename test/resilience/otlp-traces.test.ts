@@ -1,6 +1,7 @@
 // Traces (issue "Operability"): with OTEL_EXPORTER_OTLP_ENDPOINT set, `npm start` exports OTLP spans to a local receiver:
 // a server span per request named by route, a span per command with child spans per step and SQL, parent links intact,
-// the caller's traceparent honoured, and outbound webhooks carrying a traceparent of an exported span.
+// the caller's traceparent honoured, and outbound webhooks carrying a traceparent of an exported span; no query string
+// (search terms, OAuth parameters) in any span.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -146,11 +147,22 @@ describe('OpenTelemetry traces', () => {
     const parent = await eventually(() => spans.find((s) => s.traceId === traceId && s.spanId === parentId), 'the span named by the webhook traceparent');
     expect(parent.name).toMatch(/webhook\.deliver|POST/);
     expect([...receiver.contentTypes]).toEqual(['application/json']);
+  });
 
-    // Health probes are not traced.
+  it('server spans carry no query string: an order search term and OAuth authorize parameters appear in no attribute; health probes are not traced', async () => {
+    const base = await child!.ready;
+    const spans = receiver!.spans;
+    const search = await fetch(`${base}/api/v1/orders?q=QUERYSECRET123&limit=5`, { headers: { authorization: `Bearer ${PASSWORD}` } });
+    expect(search.status).toBe(200);
+    await fetch(`${base}/oauth/authorize?client_id=nonexistent&state=STATESECRET456&redirect_uri=http%3A%2F%2F127.0.0.1%3A1%2Fcb&code_challenge=CHALLENGESECRET789`);
     await fetch(`${base}/health`);
-    killGroup(child, 'SIGTERM');
-    await child.exited;
+    killGroup(child!, 'SIGTERM');
+    await child!.exited;
+    const server = spans.filter((s) => /^GET\b/.test(s.name));
+    expect(server.some((s) => attr(s, 'url.path') === '/api/v1/orders')).toBe(true);
+    expect(server.some((s) => String(attr(s, 'url.path') ?? '').startsWith('/oauth/authorize'))).toBe(true);
+    const exported = JSON.stringify(spans);
+    expect(['QUERYSECRET123', 'STATESECRET456', 'CHALLENGESECRET789'].filter((secret) => exported.includes(secret))).toEqual([]);
     expect(spans.some((s) => s.name.includes('/health'))).toBe(false);
   });
 });

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { loadConfig } from '../../src/config/config.js';
 import { createLogger } from '../../src/logging/logger.js';
 import { startService, type RunningService, type StartOptions } from '../../src/server/service.js';
+import { saveClockOffset } from '../../src/engine/test-clock-store.js';
 import { createTestDatabase, type TestDatabase } from './test-db.js';
 
 export const WORKSPACE_PASSWORD = 'test-workspace-password-0123';
@@ -43,10 +44,14 @@ export interface TestServiceOptions {
   database?: TestDatabase;
   /** Collect the service's log records here (at LOG_LEVEL, default `info` when collecting) instead of discarding them. */
   logRecords?: Record<string, unknown>[];
+  /** Start the test clock at this instant (epoch ms) instead of the real time: no due work fires on the way. */
+  clockAt?: number;
 }
 
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
   const database = options.database ?? (await createTestDatabase());
+  // The service loads the stored offset at start (src/engine/test-clock-store.ts): the clock then reads `clockAt`.
+  if (options.clockAt !== undefined) await saveClockOffset(database.db, options.clockAt - Date.now(), options.clockAt);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'oo-test-data-'));
   const env: Record<string, string | undefined> = {
     PORT: '0',
@@ -62,6 +67,9 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     OUTBOUND_TIMEOUT_MS: '2000',
     // Tests seed bulk fixtures through the service's own pool (100k orders take seconds on a busy machine).
     STATEMENT_TIMEOUT_MS: '60000',
+    // Every test client is 127.0.0.1: suites that open many connections at once must not meet the per-address
+    // cap (default 100); its own tests set it low (test/integration/http/websocket-limits.test.ts).
+    MAX_CONNECTIONS_PER_ADDRESS: '1000',
     ...(options.redis !== false && process.env.TEST_REDIS_URL ? { REDIS_URL: process.env.TEST_REDIS_URL } : {}),
     ...options.env,
   };

@@ -5,6 +5,7 @@ import type { Principal } from '../../auth/principal.js';
 import { roleAtLeast } from '../../auth/roles.js';
 import { DomainError } from '../../domain/errors.js';
 import { INTENTS, matchIntent, type IntentName } from './chat-intents.js';
+import { instructionOf } from './instruction-text.js';
 import { readSlots, type QuestionSlots } from './question-slots.js';
 import { attentionAnswer, findOrdersAnswer, flowAnswer, flowsAnswer, orderStateAnswer, productsAnswer, when } from './chat-answers.js';
 
@@ -143,7 +144,7 @@ export async function answerQuestion(deps: ChatDeps, caller: Principal, input: {
       if (!roleAtLeast(caller.role, 'operator'))
         return answer({ text: 'Drafting flow changes needs the operator role.', intent, tool: null, data: null });
       // The instruction is the question without the flow's name: "add an approval before capture".
-      const instruction = input.text.replace(/\s+(in|on|to|of|for)\s+(the\s+)?[\w\s-]*\bflow\b.*$/i, '').trim() || input.text;
+      const instruction = instructionOf(input.text);
       try {
         const out = await run('propose_flow_change', { flowId: slots.flowId!, instruction });
         const problems = out.problems.length ? ` The changed draft has ${out.problems.length} problem${out.problems.length === 1 ? '' : 's'}: ${out.problems.map((p: any) => p.message).join('; ')}.` : ' The changed draft validates.';

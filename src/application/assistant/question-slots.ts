@@ -1,7 +1,7 @@
 // The typed slots of a question: order id, status, model, channel, amount bounds in USD, dates, SKU, flow, event.
-import * as chrono from 'chrono-node';
 import Fuse from 'fuse.js';
 import { ORDER_CHANNELS, ORDER_MODELS } from '../../domain/order-input-schema.js';
+import { readDateBounds } from './question-dates.js';
 import { hasWord, normalise, tokens } from './question-words.js';
 
 export type StatusSlot = 'queued' | 'running' | 'waiting' | 'completed' | 'declined' | 'cancelled' | 'failed' | 'rolled_back';
@@ -37,6 +37,12 @@ const STATUS_WORDS: [StatusSlot, string[]][] = [
 
 const MODEL_WORDS: Record<string, (typeof ORDER_MODELS)[number]> = { 'market place': 'marketplace', wholesale: 'b2b', business: 'b2b', consumer: 'b2c', 'direct to consumer': 'd2c', reorder: 'replenishment', reorders: 'replenishment', purchase: 'procurement' };
 
+/**
+ * fuse.js compares at most this many characters against the flows' names: its cost grows with the pattern and the
+ * number of flows, and a flow name is no longer (a 4,000-character question must not cost a search per character).
+ */
+const FLOW_QUERY_CHARS = 200;
+
 export interface SlotContext {
   /** Now, for relative dates ("since Monday"). */
   now: number;
@@ -63,24 +69,6 @@ function amounts(text: string): { min?: number; max?: number } {
   return out;
 }
 
-/** Dates: "since Monday", "after Nov 1", "before yesterday", "last week", "today", "in the last 3 days". */
-function dates(raw: string, now: number): { after?: number; before?: number } {
-  const parsed = chrono.parse(raw, new Date(now), { forwardDate: false });
-  if (parsed.length === 0) return {};
-  const first = parsed[0];
-  const start = first.start.date().getTime();
-  const before = /\b(before|until|till|up to|prior to)\b/i.test(raw.slice(Math.max(0, first.index - 12), first.index + 1));
-  if (before) return { before: start };
-  if (first.end) return { after: start, before: first.end.date().getTime() };
-  // "yesterday", "today", "on Monday": the whole day (UTC) when no time was said.
-  const wholeDay = /^(today|yesterday)$/i.test(first.text.trim()) || (/\bon\s*$/i.test(raw.slice(0, first.index)) && !first.start.isCertain('hour'));
-  const dayStart = start - (start % 86_400_000);
-  // "since yesterday" is open-ended from the start of that day; "yesterday" alone is that day.
-  if (wholeDay && /\b(since|after|from)\s*$/i.test(raw.slice(0, first.index))) return { after: dayStart };
-  if (wholeDay) return { after: dayStart, before: dayStart + 86_400_000 - 1 };
-  return { after: start };
-}
-
 export function readSlots(raw: string, ctx: SlotContext): QuestionSlots {
   const text = normalise(raw);
   const toks = tokens(raw);
@@ -95,7 +83,7 @@ export function readSlots(raw: string, ctx: SlotContext): QuestionSlots {
   const bounds = amounts(text);
   if (bounds.min !== undefined) slots.minTotalUsd = bounds.min;
   if (bounds.max !== undefined) slots.maxTotalUsd = bounds.max;
-  const when = dates(raw, ctx.now);
+  const when = readDateBounds(raw, ctx.now);
   if (when.after !== undefined) slots.createdAfter = when.after;
   if (when.before !== undefined) slots.createdBefore = when.before;
   const sku = /\b[A-Z][A-Z0-9]{1,}(?:-[A-Z0-9]+)+\b/.exec(raw);
@@ -107,7 +95,7 @@ export function readSlots(raw: string, ctx: SlotContext): QuestionSlots {
     const exact = ctx.flows.find((f) => text.includes(f.id));
     // The words right before "flow" name it best: "the storefront flow", "in the marketplace order flow".
     const named = /\b(?:the\s+)?([a-z0-9-]+(?:\s+[a-z0-9-]+)?)\s+(?:flow|workflow)\b/.exec(text)?.[1].replace(/^(the|a|an|in|of|to|from|for)\s+/, '');
-    const byName = named ? new Fuse(ctx.flows, { keys: ['name', 'id'], threshold: 0.4, ignoreLocation: true }).search(named)[0] : undefined;
+    const byName = named ? new Fuse(ctx.flows, { keys: ['name', 'id'], threshold: 0.4, ignoreLocation: true }).search(named.slice(0, FLOW_QUERY_CHARS))[0] : undefined;
     if (exact) slots.flowId = exact.id;
     else if (byName) slots.flowId = byName.item.id;
     else {
@@ -115,7 +103,7 @@ export function readSlots(raw: string, ctx: SlotContext): QuestionSlots {
         .replace(/\b(the|a|an|flow|flows|workflow|workflows|show|me|list|all|there|are|which|what|is|in|of|steps|publish|draft|do|we|have|any|our|available|tell|about)\b/g, ' ')
         .replace(/\s+/g, ' ')
         .trim();
-      const hit = query.length >= 3 ? new Fuse(ctx.flows, { keys: ['name', 'id'], threshold: 0.3, ignoreLocation: true }).search(query)[0] : undefined;
+      const hit = query.length >= 3 ? new Fuse(ctx.flows, { keys: ['name', 'id'], threshold: 0.3, ignoreLocation: true }).search(query.slice(0, FLOW_QUERY_CHARS))[0] : undefined;
       if (hit) slots.flowId = hit.item.id;
     }
   }

@@ -16,6 +16,11 @@ export interface Pickable<T> {
 const MAX_SCORE = 0.35;
 /** Matches within this of the best are as good as the best: the phrase does not tell them apart. */
 const TIE = 0.05;
+/**
+ * fuse.js compares at most this many characters of a phrase: its cost grows with the pattern (about 70 ms per
+ * 1,000 characters against a flow's names), and no name is longer (a step label is at most 200 characters).
+ */
+export const FUZZY_PHRASE_CHARS = 200;
 
 /** Picks the thing a phrase names; `exact` names are compared whole, then fuse.js searches the `fuzzy` names only. */
 export function fuzzyPick<T>(phrase: string, things: readonly Pickable<T>[]): Pick<T> {
@@ -25,7 +30,7 @@ export function fuzzyPick<T>(phrase: string, things: readonly Pickable<T>[]): Pi
   if (exact.length === 1) return { kind: 'found', item: exact[0]!.item };
   if (exact.length > 1) return { kind: 'ambiguous', items: exact.map((t) => t.item) };
   const fuse = new Fuse(things as Pickable<T>[], { keys: ['fuzzy'], includeScore: true, useTokenSearch: true, tokenMatch: 'any', threshold: 0.4 });
-  const results = fuse.search(text).filter((r) => (r.score ?? 1) <= MAX_SCORE);
+  const results = fuse.search(text.slice(0, FUZZY_PHRASE_CHARS)).filter((r) => (r.score ?? 1) <= MAX_SCORE);
   if (results.length === 0) return { kind: 'none' };
   const best = results[0]!.score ?? 0;
   const close = results.filter((r) => (r.score ?? 1) - best <= TIE);

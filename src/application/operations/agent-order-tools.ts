@@ -11,6 +11,7 @@ import { findOrders } from '../../orders/order-find.js';
 import { needsAttention } from '../../orders/attention.js';
 import { openWaits } from '../../engine/runtime/waits.js';
 import { cancelOrder, decideOrderApproval, deliverOrderEvent } from '../../orders/order-commands.js';
+import { declaredPayloadsText } from '../../nodes/event-payloads.js';
 import { COMMAND_LIMITS, eventPayloadSchema } from '../../orders/command-schemas.js';
 import { ORDER_STATUSES, liveNodeSchema, liveWaitSchema, orderListRowSchema, orderSummarySchema, timelineEntrySchema } from '../../orders/order-schemas.js';
 import type { OrderOperationDeps } from './order-operations.js';
@@ -175,7 +176,7 @@ export function agentOrderTools(deps: OrderOperationDeps): AnyOperation[] {
     defineOperation({
       name: 'deliver_event',
       summary: 'Deliver a business event to the order',
-      description: 'Resumes the step waiting for `event` with `payload`; `delivered: false` (with `waitingFor`) when nothing waits for it.',
+      description: `Resumes the step waiting for \`event\` with \`payload\`; \`delivered: false\` (with \`waitingFor\`) when nothing waits for it. ${declaredPayloadsText()}`.trim(),
       feature: 'orders',
       audience: 'agents',
       role: 'operator',

@@ -7,7 +7,9 @@ import { assessOrderInputSchema, assessOrderOutputSchema } from '../../orders/as
 import { readAssessedOrder, readComparableOrders, readComparableSellerOrders } from '../../orders/assessment-evidence.js';
 import { readAssessmentImages } from '../../orders/assessment-images.js';
 import { fetchImage } from '../../orders/image-fetch.js';
-import { IMAGE_MAX_BYTES } from '../../orders/image-bytes.js';
+import { IMAGE_HEAD_BYTES, IMAGE_MAX_BYTES } from '../../orders/image-bytes.js';
+import { ImageFetchLimits } from '../../orders/image-fetch-limits.js';
+import { callerKey } from '../../auth/caller-key.js';
 import { assessOrder } from '../../orders/order-assessment.js';
 
 export interface AssessOrderDeps {
@@ -17,10 +19,14 @@ export interface AssessOrderDeps {
   allowLoopback: boolean;
   /** OUTBOUND_TIMEOUT_MS: the most one image fetch may take. */
   timeoutMs: number;
+  /** The fetch limits (tests pass their own to watch them); one per service otherwise. */
+  limits?: ImageFetchLimits;
 }
 
 export function assessOrderOperation(deps: AssessOrderDeps): AnyOperation {
-  const fetch = (url: string) => fetchImage(url, { timeoutMs: deps.timeoutMs, allowLoopback: deps.allowLoopback, maxBytes: IMAGE_MAX_BYTES, classify: classifyAddress });
+  const get = (url: string) =>
+    fetchImage(url, { timeoutMs: deps.timeoutMs, allowLoopback: deps.allowLoopback, maxBytes: IMAGE_MAX_BYTES, headBytes: IMAGE_HEAD_BYTES, classify: classifyAddress });
+  const limits = deps.limits ?? new ImageFetchLimits();
   return defineOperation({
     name: 'assess_order',
     summary: 'Ask typed questions about one order and get probabilities with what they rest on',
@@ -31,7 +37,8 @@ export function assessOrderOperation(deps: AssessOrderDeps): AnyOperation {
       'outcomes of comparable finished orders (same model, flow, seller, customer) with Laplace smoothing and the order\'s own signals ' +
       '(status, fraud score, approvals, seller orders, shipments); `basis` gives the sample size and signals. An unrecognised question gets ' +
       'the uniform prior. Up to 4 images (document ids of the order, https URLs fetched under the outbound rules, base64 data URLs) must be ' +
-      'PNG, JPEG or WebP by their bytes; one that cannot be fetched is reported in `basis` and does not fail the call.',
+      'PNG, JPEG or WebP by their bytes; one that cannot be fetched is reported in `basis` and does not fail the call. ' +
+      'One request (an MCP batch, an A2A message) fetches at most 8 image URLs in all; the others are reported in `basis` as not fetched.',
     feature: 'orders',
     audience: 'agents',
     role: 'viewer',
@@ -53,8 +60,10 @@ export function assessOrderOperation(deps: AssessOrderDeps): AnyOperation {
           return `${a.id ?? `#${i + 1}`}: ${top} (${Math.round(p * 100)}%, ${a.basis.method}, ${a.basis.sampleSize} counted)`;
         })
         .join('; ') + '.',
-    run: async (_caller, input) => {
+    run: async (caller, input, call) => {
       const order = await readAssessedOrder(deps.db, input.orderId);
+      // The call context is the request's scope (one per HTTP request or A2A message): its calls share one budget.
+      const fetch = (url: string) => limits.fetch(call, callerKey(caller), url, get);
       const [images, past, pastSellerOrders] = await Promise.all([
         readAssessmentImages({ db: deps.db, fetch }, order.id, input.images ?? []),
         readComparableOrders(deps.db, order),

@@ -10,6 +10,7 @@ import { validateGraph } from '../../engine/validator.js';
 import { DEFAULT_RETRY_POLICY, type NodeTypeDef } from '../../engine/node-type.js';
 import { notFound } from '../../domain/errors.js';
 import { ORDER_CHANNELS, ORDER_MODELS } from '../../domain/order-input-schema.js';
+import { callerKey } from '../../auth/caller-key.js';
 
 export interface FlowOperationDeps {
   db: Db;
@@ -203,17 +204,17 @@ export function flowOperations(deps: FlowOperationDeps & { diagrams: FlowDiagram
       name: 'getFlowDiagram',
       summary: 'The drawing of a published version (SVG)',
       description:
-        'The published version laid out as its state machine and drawn as SVG: shapes by node kind, labels, branch names on edges, `data-node-id` on nodes and `data-edge-from`/`data-edge-to`/`data-edge-branch` on edges. The same text for the same version (versions never change).',
+        'The published version laid out as its state machine and drawn as SVG: shapes by node kind, labels, branch names on edges, `data-node-id` on nodes and `data-edge-from`/`data-edge-to`/`data-edge-branch` on edges. The same text for the same version (versions never change). A version too large to lay out in 2 s is drawn as a list (data-drawing="list"); a caller starts at most 4 new layouts per 10 seconds (429 with Retry-After).',
       feature: 'flows',
       role: 'viewer',
       effect: 'read',
       input: z.object({ id: flowId, v: z.coerce.number().int().positive().max(2_147_483_647) }),
       output: z.object({ svg: z.string() }).meta({ id: 'FlowDiagram' }),
       example: { id: 'tpl-marketplace-order', v: 1 },
-      run: async (_caller, input) => {
+      run: async (caller, input) => {
         const row = await engine.flows.version(db, input.id, input.v);
         if (!row) throw notFound('Flow version');
-        return { svg: deps.diagrams.svg({ flowId: row.flowId, version: row.version, name: row.name, graph: row.graph }) };
+        return { svg: await deps.diagrams.svg({ flowId: row.flowId, version: row.version, name: row.name, graph: row.graph }, callerKey(caller)) };
       },
     }),
     defineOperation({

@@ -1,6 +1,6 @@
 // What a flow drawing shows: each node with its shape by kind, each edge with its branch (published versions and drafts alike).
 import type { Catalogue } from '../catalogue.js';
-import { analyseGraph } from '../validator.js';
+import { analyseGraph, type GraphAnalysis } from '../validator.js';
 
 /** The shapes of contract section 13: a node's kind as the drawing shows it. */
 export type DiagramShape = 'trigger' | 'step' | 'wait' | 'approval' | 'branch' | 'loop' | 'end' | 'continue' | 'unknown';
@@ -38,9 +38,9 @@ export function shapeOf(type: string, catalogue: Catalogue): DiagramShape {
 /**
  * The drawing's model of a graph, tolerant of drafts: nodes the validator could read are drawn even when their
  * type is unknown, edges only when both ends exist. Order follows the graph, so the layout is stable for a version.
+ * `analysis`: the graph's analysis when the caller already has it (the validator's pass is the costly part).
  */
-export function diagramModel(graph: unknown, catalogue: Catalogue): DiagramModel {
-  const analysis = analyseGraph(graph, catalogue);
+export function diagramModel(graph: unknown, catalogue: Catalogue, analysis: GraphAnalysis = analyseGraph(graph, catalogue)): DiagramModel {
   const nodes: DiagramNode[] = (analysis.graph?.nodes ?? []).map((n) => ({
     id: n.id,
     type: n.type,

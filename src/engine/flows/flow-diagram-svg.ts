@@ -12,7 +12,7 @@ export interface DiagramStatus {
 export const edgeKey = (from: string, to: string, branch: string): string => `${from}>${to}>${branch}`;
 
 /** Escapes text for SVG content and quoted attributes (no presentation depends on it). */
-function esc(value: string): string {
+export function esc(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 }
 

@@ -1,5 +1,4 @@
-// Lays a flow drawing out top to bottom with @dagrejs/dagre (MIT): node boxes, edge routes and branch-label spots.
-import dagre from '@dagrejs/dagre';
+// Lays a flow drawing out top to bottom with @dagrejs/dagre (MIT): the boxes sent to the layout thread, and the answer turned into node boxes, edge routes and branch-label spots.
 import type { DiagramModel, DiagramNode, DiagramEdge } from './flow-diagram-model.js';
 
 export interface Point {
@@ -30,12 +29,29 @@ export interface FlowLayout {
   edges: LaidOutEdge[];
 }
 
+/** What layout-worker.mjs lays out: plain data only (it crosses to the layout thread by structured clone). */
+export interface LayoutRequest {
+  options: Record<string, string | number>;
+  nodes: { id: string; width: number; height: number }[];
+  edges: { from: string; to: string; label: { width: number; height: number; labelpos: string } | null }[];
+}
+
+/** What layout-worker.mjs answers: the drawing's size, each node's centre (in request order), each edge's route. */
+export interface LayoutResult {
+  width: number;
+  height: number;
+  nodes: { x: number; y: number; width: number; height: number }[];
+  edges: { points: Point[]; x: number | null; y: number | null }[];
+}
+
 /** Box sizes: a line of about 7 px per character at the drawing's 12 px font, within fixed bounds. */
 export const NODE_HEIGHT = 50;
 const MIN_WIDTH = 110;
 const MAX_WIDTH = 200;
 const CHAR_WIDTH = 7;
 const MARGIN = 16;
+
+const labelWidth = (n: DiagramNode): number => Math.min(MAX_WIDTH, Math.max(MIN_WIDTH, n.label.length * CHAR_WIDTH + 28));
 
 function shorten(label: string, width: number): string {
   const fits = Math.floor((width - 20) / CHAR_WIDTH);
@@ -44,32 +60,26 @@ function shorten(label: string, width: number): string {
 
 const round = (n: number): number => Math.round(n * 10) / 10;
 
-/** The layout of a model. Deterministic for the same model (dagre has no randomness), so one version always draws the same. */
-export function layoutFlow(model: DiagramModel): FlowLayout {
-  const g = new dagre.graphlib.Graph({ multigraph: true, directed: true });
-  g.setGraph({ rankdir: 'TB', nodesep: 28, ranksep: 44, edgesep: 12, marginx: MARGIN, marginy: MARGIN });
-  g.setDefaultEdgeLabel(() => ({}));
-  const sizes = new Map<string, number>();
-  for (const n of model.nodes) {
-    const width = Math.min(MAX_WIDTH, Math.max(MIN_WIDTH, n.label.length * CHAR_WIDTH + 28));
-    sizes.set(n.id, width);
-    g.setNode(n.id, { width: n.shape === 'branch' ? width + 20 : width, height: NODE_HEIGHT });
-  }
-  model.edges.forEach((e, i) => {
-    const label = e.showBranch ? { width: e.branch.length * 6.5 + 8, height: 14, labelpos: 'c' } : {};
-    g.setEdge(e.from, e.to, { ...label, minlen: 1 }, `e${i}`);
-  });
-  dagre.layout(g);
-  const graph = g.graph();
-  const nodes = model.nodes.map((n) => {
-    const laid = g.node(n.id);
-    return { ...n, x: round(laid.x), y: round(laid.y), width: laid.width, height: laid.height, shortLabel: shorten(n.label, sizes.get(n.id) ?? MIN_WIDTH) };
+/** The boxes and edges of a model as the layout thread takes them. Deterministic (dagre has no randomness), so one version always draws the same. */
+export function layoutRequest(model: DiagramModel): LayoutRequest {
+  return {
+    options: { rankdir: 'TB', nodesep: 28, ranksep: 44, edgesep: 12, marginx: MARGIN, marginy: MARGIN },
+    nodes: model.nodes.map((n) => ({ id: n.id, width: n.shape === 'branch' ? labelWidth(n) + 20 : labelWidth(n), height: NODE_HEIGHT })),
+    edges: model.edges.map((e) => ({ from: e.from, to: e.to, label: e.showBranch ? { width: e.branch.length * 6.5 + 8, height: 14, labelpos: 'c' } : null })),
+  };
+}
+
+/** The layout of a model from the layout thread's answer to `layoutRequest(model)`. */
+export function placeLayout(model: DiagramModel, result: LayoutResult): FlowLayout {
+  const nodes = model.nodes.map((n, i) => {
+    const laid = result.nodes[i];
+    return { ...n, x: round(laid.x), y: round(laid.y), width: laid.width, height: laid.height, shortLabel: shorten(n.label, labelWidth(n)) };
   });
   const edges = model.edges.map((e, i) => {
-    const laid = g.edge({ v: e.from, w: e.to, name: `e${i}` }) as { points?: Point[]; x?: number; y?: number };
-    const points = (laid.points ?? []).map((p) => ({ x: round(p.x), y: round(p.y) }));
+    const laid = result.edges[i];
+    const points = laid.points.map((p) => ({ x: round(p.x), y: round(p.y) }));
     const labelAt = e.showBranch && typeof laid.x === 'number' && typeof laid.y === 'number' ? { x: round(laid.x), y: round(laid.y) } : null;
     return { ...e, points, labelAt };
   });
-  return { width: Math.ceil(graph.width ?? 0), height: Math.ceil(graph.height ?? 0), nodes, edges };
+  return { width: Math.ceil(result.width), height: Math.ceil(result.height), nodes, edges };
 }

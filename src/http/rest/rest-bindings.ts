@@ -85,8 +85,8 @@ export const REST_BINDINGS: readonly RestBinding[] = [
     operation: 'checkFlowDraft',
     method: 'post',
     path: '/api/v1/flows/:id/validate',
-    success: 'Problems and the drawing; nothing is saved',
-    errors: { 400: 'Not a graph, or over 500 nodes or 2000 edges' },
+    success: 'Problems and the drawing (svg null with drawing false); nothing is saved',
+    errors: { 400: 'Not a graph, or over 500 nodes or 2000 edges', 429: 'More than 4 new drawings in 10 seconds (Retry-After); drawing false is never refused' },
   },
   {
     operation: 'publishFlow',
@@ -103,7 +103,7 @@ export const REST_BINDINGS: readonly RestBinding[] = [
     mediaType: 'image/svg+xml',
     respond: (output: { svg: string }) => ({ status: 200, body: output.svg, headers: { 'Content-Type': 'image/svg+xml; charset=utf-8', 'Cache-Control': 'private, max-age=3600' } }),
     success: 'The drawing (SVG); the same for the same version',
-    errors: { 404: 'Unknown flow or version' },
+    errors: { 404: 'Unknown flow or version', 429: 'More than 4 new drawings in 10 seconds (Retry-After)' },
   },
   { operation: 'listNodeTypes', method: 'get', path: '/api/v1/node-types', success: 'Node types' },
 

@@ -12,13 +12,26 @@ import { refuseUpgrade, type UpgradeRoute } from '../../http/upgrade-dispatcher.
 import { toErrorResponse } from '../../http/http-errors.js';
 import { CROSS_SITE_MESSAGE, sameOriginRequest } from '../../http/middleware/browser-protections.js';
 import type { proxyOptions } from '../../http/proxy-options.js';
+import { UNSTORABLE_TEXT } from '../../http/json-text-limits.js';
+import { type WebsocketRegistry } from '../../http/websocket-registry.js';
+import { callerKey } from '../../auth/caller-key.js';
+import { SocketMessageQueue } from '../../http/socket-message-queue.js';
 
 /** A conversation's name: letters, digits, `-` and `_`, up to 60. */
 const PATH = /^\/agents\/assistant-agent\/([A-Za-z0-9_-]{1,60})$/;
 
+/** Questions one connection may have unanswered (a person asks one at a time); more is a flood and closes it (1008). */
+export const MAX_QUEUED_TURNS = 4;
+
+/** Why the workspace password and other principals that are not a person cannot use the assistant (page and refusal). */
+export const PERSON_ONLY_MESSAGE = 'The assistant keeps one conversation per person: sign in with your own account (Team page) to use it';
+
+/** Text PostgreSQL can store (no NUL, no lone surrogate), as every other edge requires: never a database error. */
+const storable = (min: number, max: number) => z.string().min(min).max(max).refine((t) => !UNSTORABLE_TEXT.test(t));
+
 const clientMessage = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('ask'), text: z.string().min(1).max(4000) }),
-  z.strictObject({ type: z.literal('confirm'), taskId: z.string().min(1).max(200), confirm: z.boolean() }),
+  z.strictObject({ type: z.literal('ask'), text: storable(1, 4000) }),
+  z.strictObject({ type: z.literal('confirm'), taskId: storable(1, 200), confirm: z.boolean() }),
 ]);
 
 export interface AssistantSocketDeps {
@@ -27,6 +40,8 @@ export interface AssistantSocketDeps {
   logger: Logger;
   koaOptions: ReturnType<typeof proxyOptions>;
   ownOrigins(ctx: Koa.Context): string[];
+  /** The service's open websockets: the per-person and per-address caps shared with the live view, and the idle close. */
+  sockets: WebsocketRegistry;
 }
 
 export class AssistantSocket {
@@ -63,23 +78,33 @@ export class AssistantSocket {
       if (res.internal) throw err;
       return refuseUpgrade(socket, res.status, res.body.error, res.headers);
     }
-    if (principal.kind !== 'person') return refuseUpgrade(socket, 403, 'The assistant keeps conversations per person: sign in with your own account');
+    if (principal.kind !== 'person') return refuseUpgrade(socket, 403, PERSON_ONLY_MESSAGE);
     const conversations = this.deps.conversations();
     if (!conversations) return refuseUpgrade(socket, 503, 'The assistant is not available');
+    // A client that reset the connection while it was authenticated is not counted (its close may have fired already).
     if (socket.destroyed) return;
+    if (!this.deps.sockets.admit(socket, callerKey(principal), ctx.ip || 'unknown'))
+      return refuseUpgrade(socket, 429, 'Too many open connections', { 'Retry-After': '30' });
     this.wss.handleUpgrade(req, socket, head, (ws) => void this.connected(ws, conversations, principal, ctx.ip || null, name));
   }
 
   private async connected(ws: WebSocket, conversations: A2aConversations, principal: Principal, ip: string | null, name: string): Promise<void> {
     const send = (m: unknown) => ws.readyState === ws.OPEN && ws.send(JSON.stringify(m));
-    ws.on('error', () => undefined);
-    let queue = Promise.resolve();
+    ws.on('error', () => ws.terminate());
+    this.deps.sockets.keepAlive(ws);
+    // One turn at a time per connection, in order; a client with more than MAX_QUEUED_TURNS unanswered is flooding
+    // and is disconnected, and turns still queued when the socket closes never run (nobody is there to read them).
+    const queue = new SocketMessageQueue(MAX_QUEUED_TURNS, (err) => {
+      this.deps.logger.error({ err }, 'assistant turn failed');
+      send({ type: 'error', error: 'Internal error' });
+    });
+    ws.once('close', () => queue.drop());
     ws.on('message', (data) => {
-      // One turn at a time per connection, in order.
-      queue = queue.then(() => this.turn(send, conversations, principal, ip, name, data.toString())).catch((err) => {
-        this.deps.logger.error({ err }, 'assistant turn failed');
-        send({ type: 'error', error: 'Internal error' });
-      });
+      const text = data.toString();
+      if (!queue.push(() => this.turn(send, conversations, principal, ip, name, text))) {
+        queue.drop();
+        ws.close(1008, 'Too many questions in flight');
+      }
     });
     try {
       send({ type: 'history', turns: await conversations.history(principal, name) });

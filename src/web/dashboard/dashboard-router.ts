@@ -9,10 +9,11 @@ import type { FlowDiagrams } from '../../engine/flows/flow-diagrams.js';
 import type { Catalogue } from '../../engine/catalogue.js';
 import { edgeKey } from '../../engine/flows/flow-diagram-svg.js';
 import { markProblemNodes } from '../../engine/flows/flow-diagram-problems.js';
-import { validateGraph } from '../../engine/validator.js';
+import { analyseGraph } from '../../engine/validator.js';
 import { randomUUID } from 'node:crypto';
 import { DomainError, ValidationError } from '../../domain/errors.js';
 import { HTTP_STATUS } from '../../http/http-errors.js';
+import { callerKey } from '../../auth/caller-key.js';
 import type { OrderView } from '../../orders/order-view.js';
 import { INBOX_STATUSES, type InboxRow, type InboxStatus } from '../../orders/approval-inbox.js';
 import { html, page } from '../identity/html.js';
@@ -55,6 +56,8 @@ export function dashboardRouter(o: DashboardRouterOptions): Router {
     } catch (err) {
       if (!(err instanceof DomainError)) throw err;
       const status = HTTP_STATUS[err.kind] ?? 400;
+      // A throttled page (too many new drawings) says when to come back, as the API does.
+      if (typeof err.details?.retryAfterSeconds === 'number') ctx.set('Retry-After', String(err.details.retryAfterSeconds));
       send(ctx, status, page({ title: status === 404 ? 'Not found' : 'Not possible', nonce: ctx.state.cspNonce, principal, body: html`<p role="alert" data-error>${err.message}</p><p><a href="/orders">Orders</a></p>` }));
     }
   }
@@ -141,7 +144,7 @@ export function dashboardRouter(o: DashboardRouterOptions): Router {
         nodes: Object.fromEntries(Object.entries(view.nodes).map(([id, n]) => [id, String(n.status)])),
         edges: Object.fromEntries(view.edges.map((e) => [edgeKey(e.from, e.to, e.branch), e.status])),
       };
-      const svg = o.diagrams.liveSvg({ flowId: view.flow.id, version: view.flow.version, name: view.flow.name, graph: view.flow.graph }, status);
+      const svg = await o.diagrams.liveSvg({ flowId: view.flow.id, version: view.flow.version, name: view.flow.name, graph: view.flow.graph }, status, callerKey(principal));
       send(ctx, 200, orderPage({ nonce: ctx.state.cspNonce, principal, view, svg, sections, now: o.clock.now() }));
     });
   });
@@ -188,7 +191,10 @@ export function dashboardRouter(o: DashboardRouterOptions): Router {
       label: n.label ?? n.id,
       description: describe.get(n.type) ?? 'Not in the node catalogue.',
     }));
-    const draftSvg = markProblemNodes(o.diagrams.draftSvg(detail.flow.id, detail.flow.name, detail.draft.graph), detail.draft.problems);
+    // Both drawings are cached by content: viewing the page again lays nothing out again.
+    const caller = callerKey(principal);
+    const draftSvg = markProblemNodes(await o.diagrams.draftSvg(detail.flow.id, detail.flow.name, detail.draft.graph, caller), detail.draft.problems);
+    const svg = chosen ? await o.diagrams.svg({ flowId: detail.flow.id, version: chosen.version, name: chosen.name, graph: chosen.graph }, caller) : null;
     send(
       ctx,
       status,
@@ -198,7 +204,7 @@ export function dashboardRouter(o: DashboardRouterOptions): Router {
         flow: detail.flow,
         versions: detail.versions,
         shown: chosen?.version ?? null,
-        svg: chosen ? o.diagrams.svg({ flowId: detail.flow.id, version: chosen.version, name: chosen.name, graph: chosen.graph }) : null,
+        svg,
         nodes: graphNodes,
         draftSvg,
         problems: detail.draft.problems,
@@ -241,8 +247,11 @@ export function dashboardRouter(o: DashboardRouterOptions): Router {
     }
   }
 
-  /** The editor over `graphText` as typed: checked and drawn when it parses as a graph. */
-  function renderEditor(ctx: Context, principal: Principal, status: number, id: string, flow: FlowDetail | null, form: { name: string; description: string; graphText: string }, extra: { error?: string; ok?: string } = {}) {
+  /**
+   * The editor over `graphText` as typed: checked and drawn when it parses as a graph. Past the caller's new-drawing
+   * limit the page is still answered (it may follow a save) with the problems and a note instead of the drawing.
+   */
+  async function renderEditor(ctx: Context, principal: Principal, status: number, id: string, flow: FlowDetail | null, form: { name: string; description: string; graphText: string }, extra: { error?: string; ok?: string } = {}) {
     let graph: unknown = null;
     try {
       graph = JSON.parse(form.graphText);
@@ -250,9 +259,19 @@ export function dashboardRouter(o: DashboardRouterOptions): Router {
       /* shown as the error the caller passes */
     }
     const isGraph = typeof graph === 'object' && graph !== null && Array.isArray((graph as { nodes?: unknown }).nodes) && Array.isArray((graph as { edges?: unknown }).edges);
-    const problems = isGraph ? validateGraph(graph, o.catalogue) : [];
-    const svg = isGraph ? markProblemNodes(o.diagrams.draftSvg(id, form.name || id, graph), problems) : '';
-    send(ctx, status, flowEditorPage({ nonce: ctx.state.cspNonce, principal, flowId: id, ...form, publishedVersion: flow?.flow.publishedVersion ?? null, problems, svg, isNew: flow === null, ...extra }));
+    const analysis = isGraph ? analyseGraph(graph, o.catalogue) : null;
+    const problems = analysis?.problems ?? [];
+    let svg = '';
+    let drawingNote: string | undefined;
+    if (isGraph) {
+      try {
+        svg = markProblemNodes(await o.diagrams.draftSvg(id, form.name || id, graph, callerKey(principal), analysis ?? undefined), problems);
+      } catch (err) {
+        if (!(err instanceof DomainError) || err.kind !== 'throttled') throw err;
+        drawingNote = `Not drawn: ${err.message}.`;
+      }
+    }
+    send(ctx, status, flowEditorPage({ nonce: ctx.state.cspNonce, principal, flowId: id, ...form, publishedVersion: flow?.flow.publishedVersion ?? null, problems, svg, drawingNote, isNew: flow === null, ...extra }));
   }
 
   router.get('/flows/:id/edit', async (ctx) => {
@@ -262,7 +281,7 @@ export function dashboardRouter(o: DashboardRouterOptions): Router {
     await guarded(ctx, principal, async () => {
       const flow = await savedFlow(ctx, principal, id);
       const text = graphText(flow?.draft.graph ?? STARTER_GRAPH);
-      renderEditor(ctx, principal, 200, id, flow, { name: flow?.flow.name ?? '', description: flow?.flow.description ?? '', graphText: text }, ctx.query.saved ? { ok: 'Draft saved.' } : {});
+      await renderEditor(ctx, principal, 200, id, flow, { name: flow?.flow.name ?? '', description: flow?.flow.description ?? '', graphText: text }, ctx.query.saved ? { ok: 'Draft saved.' } : {});
     });
   });
 

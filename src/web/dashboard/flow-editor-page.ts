@@ -14,6 +14,8 @@ export interface FlowEditorView {
   problems: { nodeId?: string; message: string }[];
   /** The draft drawn, problem nodes marked; empty when the text is not a graph. */
   svg: string;
+  /** Why the drawing is missing when the graph was not drawn (the caller's new-drawing limit). */
+  drawingNote?: string;
   isNew: boolean;
   error?: string | null;
   ok?: string | null;
@@ -45,7 +47,7 @@ export function flowEditorPage(o: FlowEditorView): string {
 <div>
 <p role="status" aria-live="polite" id="check-state" data-check-state>${o.problems.length ? `${o.problems.length} problem${o.problems.length === 1 ? '' : 's'}: publishing is blocked until they are fixed.` : 'No problems: ready to publish.'}</p>
 <ul class="problems" data-problems>${o.problems.map((p) => html`<li data-problem-node="${p.nodeId ?? ''}">${p.nodeId ? html`<code>${p.nodeId}</code>: ` : ''}${p.message}</li>`)}</ul>
-<div class="diagram" data-editor-diagram>${raw(o.svg)}</div>
+<div class="diagram" data-editor-diagram>${o.drawingNote ? html`<p class="hint" data-drawing-note>${o.drawingNote}</p>` : ''}${raw(o.svg)}</div>
 </div>
 </div>
 </form>`,

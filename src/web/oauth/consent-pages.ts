@@ -10,11 +10,20 @@ export interface ConsentSubject {
   /** The endpoint's address (BASE_URL/mcp or BASE_URL/a2a). */
   endpoint: string;
   kind: 'MCP' | 'A2A';
+  /** Where the code goes if the person allows: the redirect URI's host (and port), or a native app's scheme. */
+  redirect: { kind: 'host' | 'scheme'; target: string };
   error?: string | null;
 }
 
+/** The app's name is its own claim; where the code goes is the fact a person can check (contract 12). */
+const destination = (r: ConsentSubject['redirect']) =>
+  r.kind === 'host'
+    ? html`<p>After you allow, the code is sent to <strong data-redirect-host>${r.target}</strong>.</p>`
+    : html`<p>After you allow, the code is sent to the app on this device that opens <strong data-redirect-scheme>${r.target}</strong> addresses.</p>`;
+
 const intro = (s: ConsentSubject) =>
-  html`<p><strong data-app-name>${s.appName}</strong> asks to use the service's ${s.kind === 'MCP' ? 'MCP server' : 'A2A agent'} at <code data-app-endpoint>${s.endpoint}</code> on your behalf.</p>`;
+  html`<p><strong data-app-name>${s.appName}</strong> asks to use the service's ${s.kind === 'MCP' ? 'MCP server' : 'A2A agent'} at <code data-app-endpoint>${s.endpoint}</code> on your behalf.</p>
+${destination(s.redirect)}`;
 
 export function consentSignInPage(s: ConsentSubject & { email?: string }): string {
   return page({

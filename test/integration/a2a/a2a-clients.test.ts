@@ -68,8 +68,8 @@ describe('A2A 1.0 client (ClientFactory through the agent card)', () => {
     const order = await t.call('GET', `/api/v1/orders/${orderId}`);
     expect(order.body.status).toBe('cancelled');
     expect(order.body.reason).toContain('over A2A');
-    // A finished task is not cancelable again, except that cancelling a cancelled task returns it.
-    expect((await client.cancelTask({ tenant: '', id: placed.id, metadata: undefined })).status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    // A finished task, a cancelled one included, is not cancelable again (contract section 11: -32002).
+    await expect(client.cancelTask({ tenant: '', id: placed.id, metadata: undefined })).rejects.toMatchObject({ name: 'TaskNotCancelableError' });
   });
 
   it('a text-only message goes to chat, which answers in plain sentences (COMPLETED with the chat artifact)', async () => {

@@ -1,9 +1,9 @@
 // place_order once per messageId, crash or not: the start is keyed by caller and messageId inside the order's own
-// transaction, so an order started by a request that died before its claim committed is found again, not doubled.
+// transaction (the one idempotency record), so racing, retried or crashed requests never start a second order.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import type { TestService } from '../../support/test-service.js';
-import { asTask, client10, dataMessage, send, startA2aService, tokenFor } from './a2a-support.js';
+import { artifactData, asTask, client10, dataMessage, placeOrder, send, startA2aService, tokenFor } from './a2a-support.js';
 import { graphs, publishFlow } from '../orders/orders-support.js';
 import { placeOrderKey } from '../../../src/a2a/a2a-placed-orders.js';
 
@@ -30,6 +30,21 @@ describe('place_order exactly once per messageId', () => {
     const placed = await t.service.ctx.db.query("SELECT count(*)::int AS n FROM orders WHERE title = $1", [`once ${messageId}`]);
     expect(placed.rows[0].n).toBe(1);
     expect(JSON.stringify(retried.artifacts)).toContain(first.orderId);
+  });
+
+  it('one messageId raced 10 times starts one order, every task follows it, and a later retry answers the same order', async () => {
+    const client = await client10(t);
+    const request = placeOrder('once-flow', `raced ${randomUUID()}`);
+    const messageId = randomUUID();
+    const tasks = await Promise.all(Array.from({ length: 10 }, async () => asTask(await client.sendMessage(send(dataMessage(request, { messageId }))))));
+    const ids = new Set(tasks.map((task) => artifactData(task, 'place_order')?.orderId));
+    expect(ids.size).toBe(1);
+    const retried = asTask(await client.sendMessage(send(dataMessage(request, { messageId }))));
+    expect(artifactData(retried, 'place_order').orderId).toBe([...ids][0]);
+    const placed = await t.service.ctx.db.query('SELECT count(*)::int AS n FROM orders WHERE title = $1', [(request.input as any).input.title]);
+    expect(placed.rows[0].n).toBe(1);
+    const keys = await t.service.ctx.db.query("SELECT count(*)::int AS n FROM idempotency_keys WHERE scope = 'agents.place_order' AND order_id = $1", [[...ids][0]]);
+    expect(keys.rows[0].n).toBe(1);
   });
 
   it('place_order with an idempotency key answers the first order for the same body and refuses another body', async () => {

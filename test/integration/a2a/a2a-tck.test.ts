@@ -271,6 +271,22 @@ describe('versioning', () => {
     expect((await rpc(t, 'GetTask', { id: placed.id }, V1)).body.result.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
     expect((await rpc(t, 'tasks/cancel', { id: placed.id }, { version: null })).body.result.status.state).toBe('canceled');
     expect((await rpc(t, 'tasks/get', { id: randomUUID() }, { version: null })).body.error.code).toBe(-32001);
-    expect((await rpc(t, 'tasks/cancel', { id: placed.id }, { version: null })).body.result.status.state).toBe('canceled');
+    expect((await rpc(t, 'tasks/cancel', { id: placed.id }, { version: null })).body.error.code).toBe(-32002);
+  });
+
+  it('contract 11: a task already final (completed, failed, rejected, canceled) is not cancelable: -32002 on 1.0 CancelTask and 0.3 tasks/cancel, the task unchanged', async () => {
+    const completed = (await rpc(t, 'SendMessage', msg(read), V1)).body.result.task;
+    const failed = (await rpc(t, 'SendMessage', msg({ skill: 'get_order', input: { orderId: 'ord_missing' } }), V1)).body.result.task;
+    const rejected = (await rpc(t, 'SendMessage', msg({ skill: 'no_such_skill', input: {} }), V1)).body.result.task;
+    const canceled = (await rpc(t, 'SendMessage', msg(placeOrder('wait-flow')), V1)).body.result.task;
+    expect((await rpc(t, 'CancelTask', { id: canceled.id }, V1)).body.result.status.state).toBe('TASK_STATE_CANCELED');
+    const finals = { TASK_STATE_COMPLETED: completed, TASK_STATE_FAILED: failed, TASK_STATE_REJECTED: rejected, TASK_STATE_CANCELED: canceled };
+    for (const [state, task] of Object.entries(finals)) {
+      for (const [method, version] of [['CancelTask', '1.0'], ['tasks/cancel', null]] as const) {
+        const res = await rpc(t, method, { id: task.id }, { version });
+        expect([state, method, res.body.error?.code, res.body.result]).toEqual([state, method, -32002, undefined]);
+      }
+      expect((await rpc(t, 'GetTask', { id: task.id }, V1)).body.result.status.state).toBe(state);
+    }
   });
 });

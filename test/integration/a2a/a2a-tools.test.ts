@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TaskState } from '@a2a-js/sdk';
 import { roleAtLeast, type Role } from '../../../src/auth/roles.js';
 import type { TestService } from '../../support/test-service.js';
-import { countOrders } from '../orders/orders-support.js';
+import { countOrders, e, n, publishFlow } from '../orders/orders-support.js';
 import { artifactData, asTask, client10, dataMessage, placeOrder, rpc, send, startA2aService, statusText, tokenFor } from './a2a-support.js';
 
 let t: TestService;
@@ -152,5 +152,26 @@ describe('following', () => {
     } finally {
       await short.close();
     }
+  });
+});
+
+describe('what a reply to an event wait must carry', () => {
+  it('an order waiting for seller.responded tells the agent the payload fields the step reads (sellerId, decision), and so does the deliver_event skill', async () => {
+    await publishFlow(t, 'seller-wait-flow', {
+      nodes: [n('start', 'trigger.api'), n('sellers', 'wait.event', { event: 'seller.responded', timeout: '3d' }), n('done', 'end', { outcome: 'completed' }), n('late', 'end', { outcome: 'cancelled', reason: 'No answer' })],
+      edges: [e('start', 'sellers'), e('sellers', 'done', 'received'), e('sellers', 'late', 'timeout')],
+    });
+    const client = await client10(t, tokens.operator);
+    const placed = asTask(await client.sendMessage(send(dataMessage(placeOrder('seller-wait-flow')))));
+    expect(placed.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    expect(statusText(placed)).toContain(
+      'waits for the event seller.responded: reply { "event": "seller.responded", "payload": { "sellerId": "<the seller\'s id>", "decision": "accepted" | "rejected", "reason"?: "<why, when rejected>" } }',
+    );
+    // An event no step declares keeps the short reply.
+    const plain = asTask(await client.sendMessage(send(dataMessage(placeOrder('wait-flow')))));
+    expect(statusText(plain)).toContain('waits for the event payment.received: reply { "event": "payment.received" }');
+    const card = await (await fetch(`${t.url}/.well-known/agent-card.json`, { headers: { 'a2a-version': '1.0' } })).json();
+    const skill = card.skills.find((s: { id: string }) => s.id === 'deliver_event');
+    expect(skill.description).toContain('seller.responded { "sellerId": "<the seller\'s id>", "decision": "accepted" | "rejected"');
   });
 });

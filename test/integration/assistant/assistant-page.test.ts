@@ -4,7 +4,10 @@ import { browserMissing, launchChromium } from '../../support/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { startTestService, type TestService } from '../../support/test-service.js';
-import { makePerson, type TestPerson } from '../identity/identity-client.js';
+import { makePerson, sessionCookie, type TestPerson } from '../identity/identity-client.js';
+import { WORKSPACE_PASSWORD } from '../../support/test-service.js';
+import { PERSON_ONLY_MESSAGE } from '../../../src/web/assistant/assistant-socket.js';
+import { WEBSOCKETS_PER_HOLDER } from '../../../src/http/websocket-registry.js';
 import { graphs, publishFlow, startBody } from '../orders/orders-support.js';
 
 
@@ -32,6 +35,31 @@ describe('the assistant socket', () => {
       });
     expect(await refused({})).toBe(401);
     expect(await refused({ cookie: operator.cookie, origin: 'https://evil.example' })).toBe(403);
+  });
+});
+
+describe('the assistant for the workspace password (newcomer walk 5)', () => {
+  it('the page says why it cannot be used (conversations belong to a person) and opens no socket; the socket refusal says the same', async () => {
+    const cookie = await sessionCookie(t, '', WORKSPACE_PASSWORD);
+    const res = await fetch(`${t.url}/assistant`, { headers: { cookie, accept: 'text/html' }, redirect: 'manual' });
+    expect(res.status).toBe(200);
+    const body = await res.text();
+    expect(body).toContain('data-assistant-unavailable="person-only"');
+    expect(body).toContain(PERSON_ONLY_MESSAGE);
+    expect(body).toContain('href="/team"');
+    expect(body).not.toContain('/assets/assistant.js');
+    expect(body).not.toContain('data-assistant ');
+    const refusal = await new Promise<{ status: number; body: string }>((resolve) => {
+      const ws = new WebSocket(`${t.url.replace('http', 'ws')}/agents/assistant-agent/default`, { headers: { cookie, origin: new URL(t.url).origin } });
+      ws.on('unexpected-response', (_req, r) => {
+        let text = '';
+        r.on('data', (c: Buffer) => (text += c));
+        r.on('end', () => resolve({ status: r.statusCode ?? 0, body: text }));
+      });
+      ws.on('open', () => resolve({ status: 101, body: '' }));
+      ws.on('error', () => undefined);
+    });
+    expect(refusal).toEqual({ status: 403, body: JSON.stringify({ error: PERSON_ONLY_MESSAGE }) });
   });
 });
 
@@ -81,5 +109,25 @@ describe.skipIf(missing !== null)(`the assistant page in a real browser${missing
     expect(errors).toEqual([]);
     expect([...origins]).toEqual([new URL(t.url).origin]);
     await context.close();
+  });
+
+  it(`a socket the server refuses (the person already has ${WEBSOCKETS_PER_HOLDER} open) leaves the page saying why, not only "Disconnected"`, async () => {
+    const person = await makePerson(t, 'viewer', 'assistant-page-full');
+    const held = await Promise.all(
+      Array.from({ length: WEBSOCKETS_PER_HOLDER }, () => new Promise<WebSocket>((resolve, reject) => {
+        const ws = new WebSocket(`${t.url.replace('http', 'ws')}/agents/assistant-agent/held`, { headers: { cookie: person.cookie, origin: new URL(t.url).origin } });
+        ws.once('open', () => resolve(ws));
+        ws.once('error', reject);
+      })),
+    );
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const [name, value] = person.cookie.split('=');
+    await context.addCookies([{ name, value, url: t.url }]);
+    const page = await context.newPage();
+    await page.goto(`${t.url}/assistant`);
+    await page.waitForSelector('[data-assistant][data-closed]', { state: 'attached' });
+    expect(await page.textContent('[data-assistant-status]')).toContain('too many assistant and order pages are open');
+    await context.close();
+    for (const ws of held) ws.close();
   });
 });

@@ -1,5 +1,6 @@
 // The assistant's grammar, table-driven (issue "Assistant"): 60+ phrasings, typos and word orders included, each
 // checked for the tool it called and the number or id in its answer, against a seeded workspace; writes only propose.
+// Dates are read on the test clock, started on a fixed Friday and walked through every weekday, never the real calendar.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../../support/test-service.js';
 import type { Principal } from '../../../src/auth/principal.js';
@@ -16,8 +17,12 @@ const start = async (flowId: string, input: Record<string, unknown>) => {
   return res.body.orderId as string;
 };
 
+/** Friday 2035-11-30, 12:00 UTC: the service's clock starts here (a few seconds later once it is up). */
+const FRIDAY_NOON = Date.UTC(2035, 10, 30, 12);
+const DAY = 86_400_000;
+
 beforeAll(async () => {
-  t = await startTestService();
+  t = await startTestService({ clockAt: FRIDAY_NOON });
   await publishFlow(t, 'approval-flow', graphs.approval);
   await publishFlow(t, 'wait-flow', graphs.eventWait);
   await publishFlow(t, 'failing-flow', { nodes: [n('start', 'trigger.api'), n('fail', 'end', { outcome: 'failed', reason: 'Broken on purpose' })], edges: [e('start', 'fail')] });
@@ -140,9 +145,42 @@ describe('chat without a language model (contract section 11)', () => {
     expect(storefront.draft.graph).toEqual(storefront.versions.at(-1).graph);
   });
 
+  it('runs on the pinned Friday, not on the real calendar', async () => {
+    const now: number = t.service.ctx.clock.now();
+    expect(new Date(now).toISOString().slice(0, 10)).toBe('2035-11-30');
+  });
+
   it('what a viewer is offered to ask leaves out the writes', async () => {
     const answer = await ask('hello', viewer);
     expect(answer.text).toContain('what needs attention?');
     expect(answer.text).not.toContain('cancel order');
+  });
+});
+
+describe('a weekday in chat is its latest occurrence on or before today, in UTC (contract section 11)', () => {
+  // Runs last: it moves the clock a day at a time from the Friday the seven orders were created on.
+  const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+  it('on each day from that Friday to the next Thursday, "since <weekday>" counts the marketplace orders created that Friday', async () => {
+    const counts: string[] = [];
+    for (let day = 0; day < 7; day++) {
+      if (day > 0) await t.advance(DAY);
+      const today = new Date(t.service.ctx.clock.now()).getUTCDay();
+      for (const named of [1, 5, today]) {
+        const answer = await ask(`how many marketplace orders since ${WEEKDAYS[named]}?`);
+        counts.push(`${WEEKDAYS[today]}: since ${WEEKDAYS[named]} ${answer.data.count}`);
+      }
+    }
+    // The three marketplace orders (B1-B3; the daily stock review adds reorders of another model on the way).
+    // Friday..Sunday: Monday was before the orders (4..6 days back); from the next Monday on it is after them.
+    // Friday (the day they were created) stays the latest Friday until the next one; "since today" is today only.
+    expect(counts).toEqual([
+      'Friday: since Monday 3', 'Friday: since Friday 3', 'Friday: since Friday 3',
+      'Saturday: since Monday 3', 'Saturday: since Friday 3', 'Saturday: since Saturday 0',
+      'Sunday: since Monday 3', 'Sunday: since Friday 3', 'Sunday: since Sunday 0',
+      'Monday: since Monday 0', 'Monday: since Friday 3', 'Monday: since Monday 0',
+      'Tuesday: since Monday 0', 'Tuesday: since Friday 3', 'Tuesday: since Tuesday 0',
+      'Wednesday: since Monday 0', 'Wednesday: since Friday 3', 'Wednesday: since Wednesday 0',
+      'Thursday: since Monday 0', 'Thursday: since Friday 3', 'Thursday: since Thursday 0',
+    ]);
   });
 });

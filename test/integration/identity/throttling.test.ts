@@ -12,6 +12,8 @@ import {
   uniqueEmail,
 } from './identity-client.js';
 import { TOKEN_PREFIX } from '../../../src/auth/api-token-store.js';
+import { makeToken } from './identity-client.js';
+import { connect, registerClient } from '../oauth/oauth-client.js';
 
 const WINDOW = 15 * 60_000;
 let t: TestService;
@@ -160,6 +162,47 @@ describe('sign-in throttling (spec "Failed-sign-in throttling")', () => {
     expect(events.text).not.toContain('guess-1');
     await t.advance(WINDOW + 1000);
     expect((await t.call('GET', '/api/v1/settings', undefined, { headers: { 'x-forwarded-for': ip } })).status).toBe(200);
+  });
+});
+
+// Security review 2, M-3: other people's wrong guesses from an address never lock out a live credential from it.
+describe('bearer guesses (contract 4): only guessable secrets are throttled', () => {
+  it('after 25 wrong guesses from an address, a live API token and an OAuth access token still authenticate; the workspace password and unknown tokens get 429', async () => {
+    const ip = newIp();
+    const { secret } = await makeToken(t, 'viewer', 'never', 'live-behind-nat');
+    const person = await makePerson(t, 'approver');
+    const client = await registerClient(t, 'mcp', 'NAT client');
+    const { access_token } = await connect(t, client, { email: person.email, password: person.password, role: 'viewer', resource: `${t.url}/mcp` });
+
+    const guesses = await Promise.all(
+      Array.from({ length: 25 }, (_, i) => t.call('GET', '/api/v1/flows', undefined, { token: `nat-guess-${i}`, headers: { 'x-forwarded-for': ip } })),
+    );
+    expect(tally(guesses.map((r) => r.status))).toEqual({ 401: 20, 429: 5 });
+
+    expect((await t.call('GET', '/api/v1/flows', undefined, { token: secret, headers: { 'x-forwarded-for': ip } })).status).toBe(200);
+    const mcp = await fetch(`${t.url}/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${access_token}`,
+        'x-forwarded-for': ip,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'nat', version: '1' } },
+      }),
+    });
+    expect(mcp.status).toBe(200);
+    await mcp.body?.cancel();
+
+    expect429(await t.call('GET', '/api/v1/flows', undefined, { headers: { 'x-forwarded-for': ip } }));
+    expect429(await t.call('GET', '/api/v1/flows', undefined, { token: `${TOKEN_PREFIX}unknown-behind-nat`, headers: { 'x-forwarded-for': ip } }));
+    // Nothing a live credential did was counted: still exactly the 20 guesses.
+    const { rows } = await t.database.db.query('SELECT count(*)::int AS n FROM auth_failures WHERE key = $1', [`bearer:${ip}`]);
+    expect(rows[0].n).toBe(20);
   });
 });
 

@@ -44,6 +44,12 @@ describe('MCP tools (contract section 11)', () => {
     expect(tools.find((tool) => tool.name === 'find_orders')!.annotations?.readOnlyHint).toBe(true);
   });
 
+  it('the deliver_event tool names the payload fields the steps read (seller.responded: sellerId and decision)', async () => {
+    const { tools } = await (await clientAs(tokens.operator)).listTools();
+    const deliver = tools.find((tool) => tool.name === 'deliver_event')!;
+    expect(deliver.description).toContain('seller.responded { "sellerId": "<the seller\'s id>", "decision": "accepted" | "rejected", "reason"?: "<why, when rejected>" }');
+  });
+
   it('place_order, get_order and deliver_event drive an order to completion as structured results with a summary', async () => {
     const client = await clientAs(tokens.operator);
     const placed = await client.callTool({ name: 'place_order', arguments: { flowId: 'wait-flow', input: { model: 'b2c', title: 'Over MCP', lines: [{ sku: 'MUG-1', qty: 1, unitPrice: 9.5 }] } } });

@@ -1,5 +1,6 @@
 // A scripted OAuth client for the connected-apps tests: discovery, registration, PKCE, the consent forms followed like a browser.
 import { createHash, randomBytes } from 'node:crypto';
+import http from 'node:http';
 import type { TestService } from '../../support/test-service.js';
 
 export const REDIRECT_URI = 'http://127.0.0.1:47999/callback';
@@ -61,24 +62,59 @@ export interface RegisteredClient {
   metadata: Record<string, any>;
 }
 
+let nextLoopback = 2;
+/**
+ * A loopback source address of its own (127.0.0.2 to 127.0.0.250, in turn): registrations are limited per address
+ * (contract 12), and tests that are not about that limit register from different addresses.
+ */
+export function freshLoopbackAddress(): string {
+  const n = nextLoopback;
+  nextLoopback = n >= 250 ? 2 : n + 1;
+  return `127.0.0.${n}`;
+}
+
+/** POSTs a JSON body (or raw text) from the given local address; answers the status, headers and parsed body. */
+export function postJsonFrom(url: string, body: unknown, localAddress: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: any; text: string }> {
+  const payload = typeof body === 'string' ? body : JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: 'POST', localAddress, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let parsed: unknown = text;
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          /* not JSON: keep the text */
+        }
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: parsed, text });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
 /** Discovery from the resource's metadata, then dynamic registration of a public client. */
 export async function registerClient(t: TestService, kind: 'mcp' | 'a2a', name = `Test ${kind} client`): Promise<RegisteredClient> {
   const prm = await (await fetch(new URL(`/.well-known/oauth-protected-resource/${kind}`, t.url))).json();
   const issuer = prm.authorization_servers[0] as string;
   const metadata = await (await fetch(`${issuer}/.well-known/oauth-authorization-server`)).json();
-  const reg = await fetch(metadata.registration_endpoint, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
+  const reg = await postJsonFrom(
+    metadata.registration_endpoint,
+    {
       client_name: name,
       redirect_uris: [REDIRECT_URI],
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
       token_endpoint_auth_method: 'none',
       application_type: 'native',
-    }),
-  });
-  const body = await reg.json();
+    },
+    freshLoopbackAddress(),
+  );
+  const body = reg.body;
   if (reg.status !== 201) throw new Error(`registration: ${reg.status} ${JSON.stringify(body)}`);
   return { clientId: body.client_id, metadata };
 }

@@ -1,8 +1,7 @@
 // The API-token cache of issue 19 ("a valid credential costs no database round trip after its first use"): TTL by the
-// injected clock, exact expiry, a size cap, and invalidation that a racing read cannot undo; plus the per-node failure memory.
+// injected clock, exact expiry, a size cap, and invalidation that a racing read cannot undo; plus identity changes.
 import { describe, expect, it } from 'vitest';
 import { ApiTokenCache, tokenCacheKey, TOKEN_CACHE_TTL_MS, type CachedToken } from '../../../src/auth/api-token-cache.js';
-import { RecentBearerFailures } from '../../../src/auth/recent-bearer-failures.js';
 import { IdentityChanges } from '../../../src/auth/identity-changes.js';
 import { sha256 } from '../../../src/auth/secret-tokens.js';
 
@@ -69,30 +68,6 @@ describe('ApiTokenCache', () => {
     cache.updateToken('a', { ...entry('a').token, lastUsedAt: T0 + 30_000 });
     expect(cache.get('a', T0 + 30_000)?.token.lastUsedAt).toBe(T0 + 30_000);
     expect(cache.get('a', T0 + TOKEN_CACHE_TTL_MS)).toBeNull();
-  });
-});
-
-describe('RecentBearerFailures (this node counted a wrong bearer guess from the address)', () => {
-  it('holds an address for the throttle window after its last failure', () => {
-    const recent = new RecentBearerFailures(15 * 60_000);
-    expect(recent.within('198.51.100.1', T0)).toBe(false);
-    recent.record('198.51.100.1', T0);
-    expect(recent.within('198.51.100.1', T0 + 15 * 60_000 - 1)).toBe(true);
-    expect(recent.within('198.51.100.1', T0 + 15 * 60_000)).toBe(false);
-    expect(recent.within('198.51.100.2', T0)).toBe(false);
-  });
-
-  it('when full of addresses inside the window, it errs on the safe side: every address counts as recent for a window', () => {
-    const recent = new RecentBearerFailures(1_000, 2);
-    recent.record('a', T0);
-    recent.record('b', T0);
-    // Outside the window entries are pruned first: no overflow.
-    recent.record('c', T0 + 1_000);
-    expect(recent.within('z', T0 + 1_000)).toBe(false);
-    recent.record('d', T0 + 1_001);
-    recent.record('e', T0 + 1_002);
-    expect(recent.within('z', T0 + 1_002)).toBe(true);
-    expect(recent.within('z', T0 + 2_002)).toBe(false);
   });
 });
 

@@ -15,8 +15,10 @@ const viewer: Principal = { kind: 'person', id: 'p1', role: 'viewer', actor: 'an
 
 function authenticator(log: string[] = []) {
   return new Authenticator()
-    .addBearerGuard(async (req) => void log.push(`guard ${req.ip}`))
-    .addBearer(async (secret) => (secret === 'svc_live_good' ? operator : null))
+    .addBearer(async (secret, req) => {
+      log.push(`resolver ${req.ip}`);
+      return secret === 'svc_live_good' ? operator : null;
+    })
     .setBearerFallback(async (secret) => {
       log.push(`fallback ${secret}`);
       throw Object.assign(new Error('Invalid credential'), { status: 401 });
@@ -25,16 +27,16 @@ function authenticator(log: string[] = []) {
 }
 
 describe('Authenticator over a plain credential request', () => {
-  it('a bearer token resolves through the guard and the resolvers, with the address the transport gives', async () => {
+  it('a bearer token resolves through the resolvers, with the address the transport gives, never reaching the fallback', async () => {
     const log: string[] = [];
     expect(await authenticator(log).authenticate(request({ authorization: 'Bearer svc_live_good' }))).toBe(operator);
-    expect(log).toEqual(['guard 198.51.100.7']);
+    expect(log).toEqual(['resolver 198.51.100.7']);
   });
 
   it('a bearer no resolver knows goes to the fallback; a non-bearer Authorization is a 401', async () => {
     const log: string[] = [];
     await expect(authenticator(log).authenticate(request({ authorization: 'Bearer nope' }))).rejects.toThrow('Invalid credential');
-    expect(log).toEqual(['guard 198.51.100.7', 'fallback nope']);
+    expect(log).toEqual(['resolver 198.51.100.7', 'fallback nope']);
     await expect(authenticator().authenticate(request({ authorization: 'Basic dTpw' }))).rejects.toThrow('Authorization must be a Bearer credential');
   });
 

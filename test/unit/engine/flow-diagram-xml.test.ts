@@ -2,12 +2,14 @@
 // the editor's DOMParser reads it without a parser error; checked on every built-in flow, live and as drafts.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createCatalogue, genericNodeTypes } from '../../../src/engine/catalogue.js';
 import { commerceNodeTypes } from '../../../src/nodes/commerce-node-types.js';
 import { machinesDir } from '../../../src/engine/flows/builtin-flows.js';
 import { FlowDiagrams } from '../../../src/engine/flows/flow-diagrams.js';
 import { markProblemNodes } from '../../../src/engine/flows/flow-diagram-problems.js';
+import { diagramModel } from '../../../src/engine/flows/flow-diagram-model.js';
+import { renderFlowListSvg } from '../../../src/engine/flows/flow-list-svg.js';
 
 const catalogue = createCatalogue([...genericNodeTypes, ...commerceNodeTypes]);
 const builtins = readdirSync(machinesDir)
@@ -40,13 +42,25 @@ describe('flow drawings are well-formed XML', () => {
     expect(xmlFaults('<svg><g></svg>')).not.toEqual([]);
   });
 
-  it.each(builtins.map((b) => [b.id, b] as const))('%s: published, live and draft drawings', (_id, flow) => {
-    const diagrams = new FlowDiagrams(catalogue);
+  const diagrams = new FlowDiagrams(catalogue, { startsPerCaller: { limit: Number.POSITIVE_INFINITY, windowMs: 1 } });
+  afterAll(() => diagrams.close());
+
+  it.each(builtins.map((b) => [b.id, b] as const))('%s: published, live and draft drawings', async (_id, flow) => {
     const v = { flowId: flow.id, version: 1, name: flow.name, graph: flow.graph };
-    expect(xmlFaults(diagrams.svg(v))).toEqual([]);
+    expect(xmlFaults(await diagrams.svg(v, 'test'))).toEqual([]);
     const nodes = Object.fromEntries(flow.graph.nodes.map((n, i) => [n.id, i % 2 ? 'succeeded' : 'waiting']));
-    expect(xmlFaults(diagrams.liveSvg(v, { nodes, edges: {} }))).toEqual([]);
+    expect(xmlFaults(await diagrams.liveSvg(v, { nodes, edges: {} }, 'test'))).toEqual([]);
     const draft = { ...flow.graph, nodes: [...flow.graph.nodes, { id: 'odd_one', type: 'no.such.type', label: 'A & B <c> "d"' }] };
-    expect(xmlFaults(markProblemNodes(diagrams.draftSvg(flow.id, flow.name, draft), [{ nodeId: 'odd_one' }]))).toEqual([]);
+    expect(xmlFaults(markProblemNodes(await diagrams.draftSvg(flow.id, flow.name, draft, 'test'), [{ nodeId: 'odd_one' }]))).toEqual([]);
+  });
+
+  it('the list drawing (a graph too large to lay out in its budget) is well-formed too, live and with problems marked', () => {
+    const flow = builtins[0];
+    const model = diagramModel({ ...flow.graph, nodes: [...flow.graph.nodes, { id: 'odd_one', type: 'no.such.type', label: 'A & B <c> "d"' }] }, catalogue);
+    const list = renderFlowListSvg(model, `${flow.id}-draft`, 'X <draft> & "y"', 'over-budget');
+    expect(list).toContain('data-drawing="list"');
+    expect(xmlFaults(markProblemNodes(list, [{ nodeId: 'odd_one' }]))).toEqual([]);
+    const nodes = Object.fromEntries(flow.graph.nodes.map((n, i) => [n.id, i % 2 ? 'succeeded' : 'waiting']));
+    expect(xmlFaults(renderFlowListSvg(model, flow.id, 'live', 'busy', { nodes, edges: {} }))).toEqual([]);
   });
 });

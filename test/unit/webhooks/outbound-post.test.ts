@@ -3,7 +3,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postOutbound } from '../../../src/webhooks/outbound-post.js';
+import { postOutbound, sendOutbound } from '../../../src/webhooks/outbound-post.js';
 
 let server: http.Server;
 let port: number;
@@ -78,5 +78,12 @@ describe('postOutbound', () => {
   it('an unresolvable host is a failure, not a throw', async () => {
     const res = await postOutbound('https://nothing.invalid/x', {}, '{}', opts({ resolve: async () => { throw new Error('ENOTFOUND'); } }));
     expect(res).toEqual({ ok: false, status: null, error: 'Could not resolve nothing.invalid: ENOTFOUND' });
+  });
+
+  it('a request Node refuses to build (a header value with CR/LF) is an unsendable answer, not a throw, and nothing reaches the receiver (review 2, L-1)', async () => {
+    hits.length = 0;
+    const res = await sendOutbound('POST', `http://127.0.0.1:${port}/ok`, { 'x-a': 'a\r\nInjected: 1' }, '{}', { ...opts(), readBody: true });
+    expect(res).toMatchObject({ ok: false, status: null, unsendable: true, error: expect.stringMatching(/^The request cannot be sent: /) });
+    expect(hits).toEqual([]);
   });
 });

@@ -47,8 +47,21 @@ if (root) {
     else list.append(item);
   };
 
-  socket.addEventListener('open', () => (status.textContent = 'Connected.'));
-  socket.addEventListener('close', () => (status.textContent = 'Disconnected: reload the page to continue.'));
+  let opened = false;
+  socket.addEventListener('open', () => {
+    opened = true;
+    status.textContent = 'Connected.';
+  });
+  // The reason is shown as the server gave it; a refused upgrade reaches a browser without its answer, so the
+  // usual causes are named instead.
+  socket.addEventListener('close', (event) => {
+    root.dataset.closed = String(event.code);
+    status.textContent = event.reason
+      ? `Disconnected: ${event.reason}. Reload the page to continue.`
+      : opened
+        ? 'Disconnected: reload the page to continue.'
+        : 'Could not connect: your session may have ended, or too many assistant and order pages are open (20 at most). Close some and reload the page.';
+  });
   socket.addEventListener('message', (event) => {
     const m = JSON.parse(String(event.data)) as { type: string; turns?: Turn[]; turn?: Turn; error?: string };
     if (m.type === 'history') m.turns?.forEach(render);

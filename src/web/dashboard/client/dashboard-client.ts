@@ -319,7 +319,11 @@ function initFlowPage(root: HTMLElement): void {
   });
 }
 
-/** The draft editor: every change is checked by the API (nothing saved) and the drawing and problems are redrawn. */
+/**
+ * The draft editor: every change is checked by the API (nothing saved) and the drawing and problems are redrawn.
+ * Past the caller's new-drawing limit (429, contract 13) the change is checked without a drawing (never limited),
+ * the last drawing stays, and the drawing is asked again when Retry-After has passed.
+ */
 function initFlowEditor(form: HTMLFormElement): void {
   const flowId = form.dataset.flowId ?? '';
   const input = form.querySelector<HTMLTextAreaElement>('[data-graph-input]');
@@ -331,6 +335,7 @@ function initFlowEditor(form: HTMLFormElement): void {
   if (!input || !state || !list || !diagram) return;
   let asked = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let redraw: ReturnType<typeof setTimeout> | undefined;
   const item = (nodeId: string, message: string) => {
     const li = document.createElement('li');
     li.dataset.problemNode = nodeId;
@@ -342,7 +347,8 @@ function initFlowEditor(form: HTMLFormElement): void {
     li.append(message);
     return li;
   };
-  const show = (n: number, text: string, problems: { nodeId?: string; message: string }[], svg: string | null) => {
+  /** `isGraph`: the text is a graph the API checked; `svg`: its drawing, or null to keep the last one. */
+  const show = (n: number, text: string, problems: { nodeId?: string; message: string }[], isGraph: boolean, svg: string | null) => {
     if (n !== asked) return; // a newer change is on its way
     state.textContent = text;
     list.replaceChildren(...problems.map((p) => item(p.nodeId ?? '', p.message)));
@@ -350,30 +356,40 @@ function initFlowEditor(form: HTMLFormElement): void {
       const doc = new DOMParser().parseFromString(svg, 'image/svg+xml');
       diagram.replaceChildren(document.importNode(doc.documentElement, true));
     }
-    if (publish) publish.disabled = problems.length > 0 || svg === null;
+    if (publish) publish.disabled = problems.length > 0 || !isGraph;
     form.dataset.checked = String(n);
   };
+  const ask = (graph: unknown, drawing: boolean) =>
+    fetch(`/api/v1/flows/${encodeURIComponent(flowId)}/validate`, {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ ...(name?.value.trim() ? { name: name.value.trim() } : {}), graph, drawing }),
+    });
   const check = async () => {
     const n = ++asked;
+    clearTimeout(redraw);
     let graph: unknown;
     try {
       graph = JSON.parse(input.value);
     } catch (err) {
-      return show(n, `Not JSON yet: ${(err as Error).message}`, [], null);
+      return show(n, `Not JSON yet: ${(err as Error).message}`, [], false, null);
     }
     try {
-      const res = await fetch(`/api/v1/flows/${encodeURIComponent(flowId)}/validate`, {
-        method: 'POST',
-        credentials: 'same-origin',
-        headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify({ ...(name?.value.trim() ? { name: name.value.trim() } : {}), graph }),
-      });
+      let res = await ask(graph, true);
+      let paused = 0;
+      if (res.status === 429) {
+        paused = Math.max(1, Number(res.headers.get('retry-after')) || 10);
+        res = await ask(graph, false);
+      }
       const body = await res.json();
-      if (!res.ok) return show(n, `Not a graph: ${body.error ?? res.status}`, (body.issues ?? []).map((i: any) => ({ message: `${i.path}: ${i.message}` })), null);
+      if (!res.ok) return show(n, `Not a graph: ${body.error ?? res.status}`, (body.issues ?? []).map((i: any) => ({ message: `${i.path}: ${i.message}` })), false, null);
       const count = body.problems.length;
-      show(n, count ? `${count} problem${count === 1 ? '' : 's'}: publishing is blocked until they are fixed.` : 'No problems: ready to publish.', body.problems, body.svg);
+      const summary = count ? `${count} problem${count === 1 ? '' : 's'}: publishing is blocked until they are fixed.` : 'No problems: ready to publish.';
+      show(n, paused ? `${summary} Drawing paused (many new drawings): redrawn in ${paused} s.` : summary, body.problems, true, body.svg ?? null);
+      if (paused && n === asked) redraw = setTimeout(() => void check(), paused * 1000);
     } catch {
-      show(n, 'Could not check the graph (connection lost); it is checked again on the next change.', [], null);
+      show(n, 'Could not check the graph (connection lost); it is checked again on the next change.', [], false, null);
     }
   };
   // A short pause after typing before checking, so each keystroke does not send a request.
