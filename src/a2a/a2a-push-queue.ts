@@ -4,11 +4,14 @@ import { A2A_CONTENT_TYPE, StreamResponse, type Artifact, type Task } from '@a2a
 import { V03PushNotificationSerializer } from '@a2a-js/sdk/compat/v0_3/server';
 import type { PoolClient } from 'pg';
 import { schedule } from '../engine/scheduler/timer-store.js';
-import { attemptTimerId, GUARD_MARGIN_MS } from '../webhooks/delivery-schedule.js';
+import { attemptTimer, guardDueAt, type AttemptTimerKind } from '../engine/outbox/attempt-schedule.js';
 import type { A2aPushStore, PushTarget } from './a2a-push-store.js';
 
 /** Timer kind of push attempts in the durable scheduler (handled by the push worker). */
 export const PUSH_TIMER_KIND = 'a2a.push';
+
+/** Push attempt timers: `{ deliveryId, attempt }`. */
+export const PUSH_TIMER: AttemptTimerKind = { kind: PUSH_TIMER_KIND, idKey: 'deliveryId' };
 
 /** What changed: the task's status, or one of its artifacts. */
 export type PushUpdate = { kind: 'status' } | { kind: 'artifact'; artifact: Artifact };
@@ -50,7 +53,7 @@ export async function queuePushes(
   if (updates.length === 0) return [];
   const targets = await configs.targets(tx, task.id, owner);
   const queued: QueuedPush[] = [];
-  const guardDueAt = now + timeoutMs + GUARD_MARGIN_MS;
+  const firstGuardDueAt = guardDueAt(now, timeoutMs, 0);
   for (const target of targets)
     // A 0.3 URL gets the whole task: once per change, however many parts of it changed.
     for (const update of target.wireVersion === '0.3' ? updates.slice(0, 1) : updates) {
@@ -61,8 +64,8 @@ export async function queuePushes(
          VALUES ($1, $2, $3, $4, $5, 'pending', $6, $6)`,
         [id, task.id, target.id, body, contentType, now],
       );
-      await schedule(tx, { id: attemptTimerId(id, 1), kind: PUSH_TIMER_KIND, orderId: null, dueAt: guardDueAt, payload: { deliveryId: id, attempt: 1 } }, now);
-      queued.push({ id, taskId: task.id, configId: target.id, guardDueAt });
+      await schedule(tx, attemptTimer(PUSH_TIMER, id, 1, firstGuardDueAt), now);
+      queued.push({ id, taskId: task.id, configId: target.id, guardDueAt: firstGuardDueAt });
     }
   return queued;
 }

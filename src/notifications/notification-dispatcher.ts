@@ -2,11 +2,13 @@
 // commit on this node, polled for other nodes' commits, drained by the test clock; network work is the worker's.
 import type { Db } from '../db/db.js';
 import type { Clock } from '../engine/clock.js';
+import { CoalescedRounds } from '../lib/coalesced-rounds.js';
 import { schedule } from '../engine/scheduler/timer-store.js';
+import { attemptTimer, guardDueAt } from '../engine/outbox/attempt-schedule.js';
 import type { NotificationChannel } from './notification-channel.js';
 import { lockUndispatched } from './notification-store.js';
 import { writeApprovalNotifications } from './approval-notifications.js';
-import { attemptTimerId, GUARD_MARGIN_MS, NOTIFICATION_TIMER_KIND, type NotificationTimerPayload } from './notification-timer.js';
+import { NOTIFICATION_TIMER } from './notification-timer.js';
 import type { HandedOver, NotificationWorker } from './notification-worker.js';
 
 export interface NotificationDispatcherOptions {
@@ -29,42 +31,33 @@ export interface NotificationDispatcherOptions {
 const BATCH = 200;
 
 export class NotificationDispatcher {
-  private running: Promise<void> | null = null;
-  private pendingWake: NodeJS.Timeout | null = null;
-  private poll: NodeJS.Timeout | null = null;
-  private again = false;
+  private readonly rounds: CoalescedRounds;
   private chain: Promise<void> = Promise.resolve();
-  private stopped = true;
 
-  constructor(private readonly options: NotificationDispatcherOptions) {}
+  constructor(private readonly options: NotificationDispatcherOptions) {
+    this.rounds = new CoalescedRounds({
+      round: () =>
+        this.serial(async () => {
+          while ((await this.dispatchBatch()) === BATCH && this.rounds.started);
+        }),
+      onError: (err) => this.options.onError(err),
+      active: () => this.options.active(),
+      pollMs: options.pollMs ?? 1_000,
+      coalesceMs: options.coalesceMs ?? 20,
+    });
+  }
 
   start(): void {
-    this.stopped = false;
-    this.wake();
-    this.poll = setInterval(() => this.wake(), this.options.pollMs ?? 1_000);
-    this.poll.unref();
+    this.rounds.start();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.poll) clearInterval(this.poll);
-    if (this.pendingWake) clearTimeout(this.pendingWake);
-    this.poll = this.pendingWake = null;
-    await this.running;
+    await this.rounds.stop();
   }
 
   /** Asks for a round soon (after a commit); wake-ups within coalesceMs share one. */
   wake(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    if (this.pendingWake) return;
-    this.pendingWake = setTimeout(() => {
-      this.pendingWake = null;
-      this.round();
-    }, this.options.coalesceMs ?? 20);
+    this.rounds.wake();
   }
 
   /** Dispatches everything committed so far (the test clock calls this); runs after any round under way or due. */
@@ -84,25 +77,6 @@ export class NotificationDispatcher {
     return next;
   }
 
-  private round(): void {
-    if (!this.options.active()) return;
-    if (this.stopped || this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.serial(async () => {
-      while ((await this.dispatchBatch()) === BATCH && !this.stopped);
-    })
-      .catch((err) => this.options.onError(err))
-      .finally(() => {
-        this.running = null;
-        if (this.again && !this.stopped) {
-          this.again = false;
-          this.wake();
-        }
-      });
-  }
-
   /**
    * One transaction: writes the notifications of newly opened approvals, takes up to 200 undispatched rows
    * (skipping those another node holds), picks each one's channel, schedules its first attempt's guard timer
@@ -115,7 +89,7 @@ export class NotificationDispatcher {
       const now = clock.now();
       await writeApprovalNotifications(tx, now);
       const rows = await lockUndispatched(tx, BATCH);
-      const guardDueAt = now + this.options.timeoutMs + GUARD_MARGIN_MS;
+      const firstGuardDueAt = guardDueAt(now, this.options.timeoutMs, 0);
       const unsent = new Map<string, string[]>();
       const refusals = new Map<NotificationChannel, (string | null)[]>();
       for (const channel of this.options.channels) refusals.set(channel, rows.length ? await channel.refusals(tx, rows) : []);
@@ -137,9 +111,8 @@ export class NotificationDispatcher {
           continue;
         }
         await tx.query("UPDATE notifications SET status = 'pending', channel = $2, dispatched_at = $3, updated_at = $3 WHERE id = $1", [n.id, chosen.name, now]);
-        const payload: NotificationTimerPayload = { notificationId: n.id, attempt: 1 };
-        await schedule(tx, { id: attemptTimerId(n.id, 1), kind: NOTIFICATION_TIMER_KIND, orderId: null, dueAt: guardDueAt, payload }, now);
-        handed.push({ id: n.id, guardDueAt });
+        await schedule(tx, attemptTimer(NOTIFICATION_TIMER, n.id, 1, firstGuardDueAt), now);
+        handed.push({ id: n.id, guardDueAt: firstGuardDueAt });
       }
       for (const [reason, ids] of unsent)
         await tx.query('UPDATE notifications SET dispatched_at = $2, last_error = $3, updated_at = $2 WHERE id = ANY($1::text[])', [ids, now, reason]);

@@ -4,7 +4,8 @@ import type { Clock } from '../engine/clock.js';
 import type { OutboxRow, OutboxSink } from '../engine/outbox/outbox-dispatcher.js';
 import { schedule } from '../engine/scheduler/timer-store.js';
 import { deliveryId } from './delivery-store.js';
-import { attemptTimerId, DELIVERY_TIMER_KIND, GUARD_MARGIN_MS } from './delivery-schedule.js';
+import { attemptTimer, guardDueAt } from '../engine/outbox/attempt-schedule.js';
+import { DELIVERY_TIMER } from './delivery-schedule.js';
 import type { DeliveryWorker, NewDelivery } from './delivery-worker.js';
 import { subscribedTo } from './webhook-events.js';
 
@@ -49,15 +50,11 @@ export function webhookSink(deps: { clock: Clock; worker: DeliveryWorker; timeou
          RETURNING id, seq, subscription_id, order_id`,
         [JSON.stringify(planned), now],
       );
-      const guardDueAt = now + deps.timeoutMs + GUARD_MARGIN_MS;
+      const firstGuardDueAt = guardDueAt(now, deps.timeoutMs, 0);
       const created: NewDelivery[] = [];
       for (const d of inserted) {
-        await schedule(
-          tx,
-          { id: attemptTimerId(d.id, 1), kind: DELIVERY_TIMER_KIND, orderId: null, dueAt: guardDueAt, payload: { deliveryId: d.id, attempt: 1 } },
-          now,
-        );
-        created.push({ id: d.id, seq: Number(d.seq), subscriptionId: d.subscription_id, orderId: d.order_id, guardDueAt });
+        await schedule(tx, attemptTimer(DELIVERY_TIMER, d.id, 1, firstGuardDueAt), now);
+        created.push({ id: d.id, seq: Number(d.seq), subscriptionId: d.subscription_id, orderId: d.order_id, guardDueAt: firstGuardDueAt });
       }
       deps.worker.afterDispatch(rows.map((r) => r.id), created);
     },

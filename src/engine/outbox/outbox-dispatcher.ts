@@ -2,6 +2,7 @@
 import type { PoolClient } from 'pg';
 import type { Db } from '../../db/db.js';
 import type { Clock } from '../clock.js';
+import { CoalescedRounds } from '../../lib/coalesced-rounds.js';
 
 export interface OutboxRow {
   id: string;
@@ -45,17 +46,20 @@ export interface OutboxDispatcherOptions {
 
 export class OutboxDispatcher {
   private readonly sinks: OutboxSink[] = [];
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
-  private pendingWake: NodeJS.Timeout | null = null;
-  private again = false;
-  private stopped = true;
+  private readonly rounds: CoalescedRounds;
 
-  constructor(private readonly options: OutboxDispatcherOptions) {}
+  constructor(private readonly options: OutboxDispatcherOptions) {
+    this.rounds = new CoalescedRounds({
+      round: () => this.dispatchPending(),
+      onError: (err) => this.options.onError?.(err),
+      pollMs: options.pollMs ?? 1_000,
+      coalesceMs: options.coalesceMs ?? 20,
+    });
+  }
 
   /** False before start() and after stop(): other dispatchers of committed work (notifications) pause with it. */
   get started(): boolean {
-    return !this.stopped;
+    return this.rounds.started;
   }
 
   addSink(sink: OutboxSink): void {
@@ -63,57 +67,22 @@ export class OutboxDispatcher {
   }
 
   start(): void {
-    this.stopped = false;
-    this.wake();
-    const poll = this.options.pollMs ?? 1_000;
-    this.timer = setInterval(() => this.wake(), poll);
-    this.timer.unref();
+    this.rounds.start();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    if (this.pendingWake) clearTimeout(this.pendingWake);
-    this.pendingWake = null;
-    await this.running;
+    await this.rounds.stop();
   }
 
   /** Asks for a dispatch round soon (after a commit that wrote outbox rows); wake-ups within coalesceMs share one. */
   wake(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    if (this.pendingWake) return;
-    this.pendingWake = setTimeout(() => {
-      this.pendingWake = null;
-      this.round();
-    }, this.options.coalesceMs ?? 20);
-  }
-
-  private round(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.dispatchPending()
-      .then(() => undefined, (err) => this.options.onError?.(err))
-      .finally(() => {
-        this.running = null;
-        if (this.again && !this.stopped) {
-          this.again = false;
-          this.wake();
-        }
-      });
+    this.rounds.wake();
   }
 
   /** Dispatches until nothing is pending; returns how many rows went out. Also used by the test clock. */
   async drain(): Promise<number> {
     // A round already under way holds its rows locked (SKIP LOCKED would pass over them): let it finish first.
-    await this.running;
+    await this.rounds.current;
     return this.dispatchPending();
   }
 

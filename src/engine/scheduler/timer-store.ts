@@ -100,6 +100,12 @@ export async function cancel(q: Queryable, id: string, now: number): Promise<boo
   return (res.rowCount ?? 0) > 0;
 }
 
+/** Moves a pending timer to `dueAt` (a delivery retry takes over its guard timer); false when it was already fired, cancelled or unknown. */
+export async function reschedule(q: Queryable, id: string, dueAt: number): Promise<boolean> {
+  const res = await q.query('UPDATE timers SET due_at = $2 WHERE id = $1 AND fired_at IS NULL AND cancelled_at IS NULL', [id, dueAt]);
+  return (res.rowCount ?? 0) > 0;
+}
+
 /**
  * Pending (unfired, uncancelled) timers with due_at <= until, in (due_at, id) order,
  * including late ones. Pass the last entry of a page as `after` to read the next page.
