@@ -3,7 +3,8 @@ import type { Db, Queryable } from '../db/db.js';
 import type { Clock } from '../engine/clock.js';
 import type { Logger } from '../logging/logger.js';
 import type { TimerIndexEntry } from '../engine/scheduler/timer-index.js';
-import { AttemptWorker, UNRECORDED_ERROR, type AttemptResult, type AttemptSink } from '../engine/outbox/attempt-worker.js';
+import { AttemptWorker, type AttemptResult, type AttemptSink } from '../engine/outbox/attempt-worker.js';
+import { failUnrecordedPost, recordPostAttempt } from '../webhooks/post-attempt-record.js';
 import { postOutbound, type OutboundPostOptions } from '../webhooks/outbound-post.js';
 import type { A2aPushStore, PushTarget } from './a2a-push-store.js';
 import { PUSH_TIMER, type QueuedPush } from './a2a-push-queue.js';
@@ -90,29 +91,8 @@ function pushSink(deps: PushWorkerDeps): AttemptSink<Delivery, PushPost> {
       return { delivery, target };
     },
     send: (job) => post(deps, job),
-    async record(tx, { row, result, outcome, error, now }) {
-      const status = result.status ?? null;
-      if (outcome === 'delivered')
-        await tx.query(
-          `UPDATE a2a_push_deliveries SET status = 'delivered', response_status = $2, last_error = NULL, delivered_at = $3, updated_at = $3 WHERE id = $1`,
-          [row.id, status, now],
-        );
-      else if (outcome === 'failed')
-        await tx.query(`UPDATE a2a_push_deliveries SET status = 'failed', response_status = $2, last_error = $3, updated_at = $4 WHERE id = $1`, [
-          row.id,
-          status,
-          error,
-          now,
-        ]);
-      else await tx.query('UPDATE a2a_push_deliveries SET response_status = $2, last_error = $3, updated_at = $4 WHERE id = $1', [row.id, status, error, now]);
-    },
-    async failUnrecorded(tx, row, now) {
-      await tx.query(`UPDATE a2a_push_deliveries SET status = 'failed', last_error = coalesce(last_error, $3), updated_at = $2 WHERE id = $1`, [
-        row.id,
-        now,
-        UNRECORDED_ERROR,
-      ]);
-    },
+    record: (tx, attempt) => recordPostAttempt(tx, 'a2a_push_deliveries', attempt),
+    failUnrecorded: (tx, row, now) => failUnrecordedPost(tx, 'a2a_push_deliveries', row.id, now),
   };
 }
 

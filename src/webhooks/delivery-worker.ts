@@ -4,11 +4,12 @@ import type { Db, Queryable } from '../db/db.js';
 import type { Clock } from '../engine/clock.js';
 import type { Logger } from '../logging/logger.js';
 import type { TimerIndexEntry } from '../engine/scheduler/timer-index.js';
-import { AttemptWorker, UNRECORDED_ERROR, type AttemptResult, type AttemptSink } from '../engine/outbox/attempt-worker.js';
+import { AttemptWorker, type AttemptResult, type AttemptSink } from '../engine/outbox/attempt-worker.js';
 import { lockDelivery, type DeliveryRow } from './delivery-store.js';
 import { DELIVERY_TIMER } from './delivery-schedule.js';
 import { subscriptionForSigning } from './subscription-store.js';
 import { signatureHeader } from './signature.js';
+import { failUnrecordedPost, recordPostAttempt } from './post-attempt-record.js';
 import { postOutbound, type OutboundPostOptions } from './outbound-post.js';
 import type { EngineProbe } from '../engine/engine-probe.js';
 import { injectTraceContext } from '../telemetry/trace-context.js';
@@ -80,30 +81,8 @@ function deliverySink(deps: DeliveryWorkerDeps): AttemptSink<DeliveryRow, Delive
       return { delivery, url: sub.url, secret: sub.secret };
     },
     send: (job) => post(deps, job),
-    async record(tx, { row, result, outcome, error, now }) {
-      const status = result.status ?? null;
-      if (outcome === 'delivered')
-        await tx.query(
-          `UPDATE webhook_deliveries SET status = 'delivered', response_status = $2, last_error = NULL, delivered_at = $3, updated_at = $3
-            WHERE id = $1`,
-          [row.id, status, now],
-        );
-      else if (outcome === 'failed')
-        await tx.query(`UPDATE webhook_deliveries SET status = 'failed', response_status = $2, last_error = $3, updated_at = $4 WHERE id = $1`, [
-          row.id,
-          status,
-          error,
-          now,
-        ]);
-      else await tx.query('UPDATE webhook_deliveries SET response_status = $2, last_error = $3, updated_at = $4 WHERE id = $1', [row.id, status, error, now]);
-    },
-    async failUnrecorded(tx, row, now) {
-      await tx.query(`UPDATE webhook_deliveries SET status = 'failed', last_error = coalesce(last_error, $3), updated_at = $2 WHERE id = $1`, [
-        row.id,
-        now,
-        UNRECORDED_ERROR,
-      ]);
-    },
+    record: (tx, attempt) => recordPostAttempt(tx, 'webhook_deliveries', attempt),
+    failUnrecorded: (tx, row, now) => failUnrecordedPost(tx, 'webhook_deliveries', row.id, now),
     recorded: (outcome, attempt) => deps.probe?.emit('delivery', { outcome, attempt }),
     chainBefore: earlierUnattempted,
   };
