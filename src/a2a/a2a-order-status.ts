@@ -1,7 +1,7 @@
 // The task status of a followed order: its state (spec table), a sentence saying what it waits for, and the waits as data.
 import { TaskState } from '@a2a-js/sdk';
 import type { Queryable } from '../db/db.js';
-import { openWaits } from '../engine/runtime/waits.js';
+import { readOrderProgress } from '../orders/order-status.js';
 import { stateOfOrderStatus } from './a2a-task-states.js';
 import { eventReply } from '../nodes/event-payloads.js';
 
@@ -25,22 +25,18 @@ export interface OrderTaskStatus {
   updatedAt: number;
 }
 
-/** Reads the order's status and open waits; null when the order does not exist. */
+/** Reads the order's status and open waits (through the orders query module); null when the order does not exist. */
 export async function readOrderTaskStatus(q: Queryable, orderId: string): Promise<OrderTaskStatus | null> {
-  const { rows } = await q.query<{ status: string; reason: string | null; updated_at: string }>(
-    'SELECT status, reason, updated_at FROM orders WHERE id = $1',
-    [orderId],
+  const progress = await readOrderProgress(q, orderId);
+  if (!progress) return null;
+  const { status, reason } = progress;
+  const waits: FollowedWait[] = progress.waits.flatMap((w) =>
+    w.kind === 'approval' || w.kind === 'event' ? [{ nodeId: w.nodeId, kind: w.kind, title: w.title, event: w.event }] : [],
   );
-  if (rows.length === 0) return null;
-  const { status, reason } = rows[0];
-  const open = status === 'waiting' ? await openWaits(q, orderId) : [];
-  const waits: FollowedWait[] = open
-    .filter((w) => w.kind === 'approval' || w.kind === 'event')
-    .map((w) => ({ nodeId: w.nodeId, kind: w.kind as 'approval' | 'event', title: w.title, event: w.event }));
   let state = stateOfOrderStatus(status);
   // A run held only by a delay waits for no one: nothing a reply could give, so the task keeps working.
   if (state === TaskState.TASK_STATE_INPUT_REQUIRED && waits.length === 0) state = TaskState.TASK_STATE_WORKING;
-  return { orderId, orderStatus: status, reason, state, text: statusText(orderId, status, reason, waits), waits, updatedAt: Number(rows[0].updated_at) };
+  return { orderId, orderStatus: status, reason, state, text: statusText(orderId, status, reason, waits), waits, updatedAt: progress.updatedAt };
 }
 
 function statusText(orderId: string, status: string, reason: string | null, waits: FollowedWait[]): string {

@@ -15,6 +15,12 @@ export type OperationEffect = 'read' | 'write';
 export interface CallContext {
   /** The client address as the edge resolved it (TRUST_PROXY applied); null when there is none. */
   ip: string | null;
+  /**
+   * The key space an operation claims idempotency keys in, when the face the call came through keeps
+   * its keys apart from REST's: set only by an agent tool's adapter (place_order: `agents.place_order`),
+   * never by a transport or a caller; absent, the operation uses its own.
+   */
+  idempotencyScope?: string;
 }
 
 /** The input of every operation is an object: its fields are what REST spreads over path, query, body and headers. */
@@ -38,6 +44,12 @@ export interface Operation<I extends OperationInput = OperationInput, O extends 
    * tools, A2A skills and to the assistant, with the inputs and outputs agents are promised.
    */
   audience?: 'api' | 'agents';
+  /**
+   * Set on an agent tool made by `agentTool` (src/application/agent-tool.ts): the operation it adapts
+   * (mapping input and output only). The registry contract test holds every agent tool to being a
+   * REST-bound operation or an adapter of one.
+   */
+  adapterOf?: Operation<OperationInput, z.ZodType>;
   /** Callers restricted by a temporary password or missing two-factor may still call it (Account-page actions). */
   allowRestricted?: boolean;
   input: I;

@@ -1,5 +1,7 @@
 // get_order for agents: the order's status, what it waits on and where each answer leads, the steps run, recent activity.
-import type { OrderView } from './order-view.js';
+import type { Queryable } from '../db/db.js';
+import type { Engine } from '../engine/engine-module.js';
+import { readOrderView, type OrderView } from './order-view.js';
 
 /** How many timeline entries `activity` keeps, newest last (contract section 11: the latest 20). */
 export const ACTIVITY_ENTRIES = 20;
@@ -25,4 +27,9 @@ export function orderBrief(view: OrderView) {
       .map((n) => ({ nodeId: n.id, label: n.label ?? n.id, type: n.type, status: n.status, runs: n.runs, summary: n.summary, error: n.error })),
     activity: view.timeline.slice(-ACTIVITY_ENTRIES),
   };
+}
+
+/** The brief of one order, read as its live state; 404 for an unknown order. */
+export async function readOrderBrief(q: Queryable, engine: Engine, orderId: string): Promise<ReturnType<typeof orderBrief>> {
+  return orderBrief(await readOrderView(q, engine, orderId));
 }

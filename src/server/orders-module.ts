@@ -11,6 +11,8 @@ import { FlowDiagrams } from '../engine/flows/flow-diagrams.js';
 import { webhookOperations } from '../application/operations/webhook-operations.js';
 import { agentTools } from '../application/operations/agent-tools.js';
 import { assessOrderOperation } from '../application/operations/assess-order.js';
+import { orderOverviewOperations } from '../application/operations/order-overview-operations.js';
+import { proposeFlowChangeOperation } from '../application/operations/propose-flow-change.js';
 import { IDEMPOTENCY_PURGE_INTERVAL_MS, purgeExpiredIdempotencyKeys } from '../orders/idempotency-retention.js';
 import { purgeEndedOrderCalls } from '../engine/runtime/order-call-retention.js';
 import { webhookSealKey } from '../webhooks/subscription-store.js';
@@ -39,22 +41,32 @@ export const ordersModule: ServiceModule = async (ctx) => {
     onList: (reason, size, detail) => logger.warn({ component: 'flow-diagrams', reason, ...size, ...(detail ? { detail } : {}) }, 'flow drawn as a list'),
   });
   const orderDeps = { db, clock, engine, cursorKey: cursorKey(ctx.secretKey), searchMode: () => searchMode };
+  // The agents' tools adapt these very objects (src/application/agent-tool.ts).
+  const orders = orderOperations(orderDeps);
+  const overview = orderOverviewOperations(orderDeps);
+  const assessOrder = assessOrderOperation({ db, clock, allowLoopback: env.OUTBOUND_ALLOW_LOOPBACK, timeoutMs: env.OUTBOUND_TIMEOUT_MS });
+  const flows = flowOperations({ db, clock, engine, diagrams: ctx.flowDiagrams });
+  const proposeFlowChange = proposeFlowChangeOperation({ db, clock, engine });
   ctx.operations.add(
-    ...orderOperations(orderDeps),
-    ...agentTools({
-      ...orderDeps,
-      runtime: engine.runtime,
-      chat: {
-        registry: () => ctx.operations,
-        baseUrl: ctx.baseUrl,
-        model: env.ASSISTANT_PROVIDER_URL && env.ASSISTANT_MODEL
-          ? { url: env.ASSISTANT_PROVIDER_URL, model: env.ASSISTANT_MODEL, apiKey: env.ASSISTANT_API_KEY, timeoutMs: env.OUTBOUND_TIMEOUT_MS * 3 }
-          : null,
-        warn: (message) => logger.warn(message),
+    ...Object.values(orders),
+    ...Object.values(overview),
+    ...agentTools(
+      {
+        ...orderDeps,
+        chat: {
+          registry: () => ctx.operations,
+          baseUrl: ctx.baseUrl,
+          model: env.ASSISTANT_PROVIDER_URL && env.ASSISTANT_MODEL
+            ? { url: env.ASSISTANT_PROVIDER_URL, model: env.ASSISTANT_MODEL, apiKey: env.ASSISTANT_API_KEY, timeoutMs: env.OUTBOUND_TIMEOUT_MS * 3 }
+            : null,
+          warn: (message) => logger.warn(message),
+        },
       },
-    }),
-    assessOrderOperation({ db, clock, allowLoopback: env.OUTBOUND_ALLOW_LOOPBACK, timeoutMs: env.OUTBOUND_TIMEOUT_MS }),
-    ...flowOperations({ db, clock, engine, diagrams: ctx.flowDiagrams }),
+      { orders, overview, assessOrder, flows, proposeFlowChange },
+    ),
+    assessOrder,
+    ...Object.values(flows),
+    proposeFlowChange,
     ...webhookOperations({ db, clock, sealKey }),
     ...approvalOperations({ db }),
   );

@@ -1,17 +1,17 @@
-// Agents' flow tools (contract section 11): list, read a draft as steps and connections, publish, propose a change.
+// Agents' flow tools (contract section 11) as adapters of the flow operations REST binds: list, read a draft as steps and connections, publish, propose a change.
 import { z } from 'zod';
-import { defineOperation, type AnyOperation } from '../operation.js';
-import { notFound } from '../../domain/errors.js';
-import { validateGraph } from '../../engine/validator.js';
-import { flowListRow, flowListRowSchema, type FlowOperationDeps } from './flow-operations.js';
-import { proposeFlowChangeOperation } from './propose-flow-change.js';
+import type { AnyOperation } from '../operation.js';
+import { agentTool } from '../agent-tool.js';
+import { flowListRowSchema, type flowOperations } from './flow-operations.js';
+import type { proposeFlowChangeOperation } from './propose-flow-change.js';
 
 const flowId = z.string().min(1).max(100).describe('The flow id');
 
 /** A draft's nodes and edges as plain lists, whatever shape a saved draft has (drafts may be invalid). */
 function draftParts(graph: unknown): { steps: { id: string; type: string; label: string | null }[]; connections: { from: string; to: string; branch: string | null }[] } {
-  const g = (graph ?? {}) as { nodes?: unknown; edges?: unknown };
-  const list = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is Record<string, unknown> => typeof x === 'object' && x !== null) : []);
+  const record = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
+  const g = record(graph) ? graph : {};
+  const list = (v: unknown) => (Array.isArray(v) ? v.filter(record) : []);
   const text = (v: unknown) => (typeof v === 'string' ? v : null);
   return {
     steps: list(g.nodes).map((n) => ({ id: text(n.id) ?? '', type: text(n.type) ?? '', label: text(n.label) })),
@@ -19,37 +19,28 @@ function draftParts(graph: unknown): { steps: { id: string; type: string; label:
   };
 }
 
-export function agentFlowTools(deps: FlowOperationDeps): AnyOperation[] {
-  const { db, engine } = deps;
+export interface FlowToolBases {
+  flows: ReturnType<typeof flowOperations>;
+  proposeFlowChange: ReturnType<typeof proposeFlowChangeOperation>;
+}
+
+export function agentFlowTools(bases: FlowToolBases): AnyOperation[] {
+  const { flows } = bases;
   return [
-    defineOperation({
+    agentTool(flows.listFlows, {
       name: 'list_flows',
       summary: 'Flows and their published versions',
       description: 'Every flow (list row) with the numbers of all its published versions.',
-      feature: 'flows',
-      audience: 'agents',
-      role: 'viewer',
-      effect: 'read',
       input: z.strictObject({}),
       output: z.object({ flows: z.array(flowListRowSchema.extend({ versions: z.array(z.number().int()) })) }),
       summarize: (o) => `${o.flows.length} flow${o.flows.length === 1 ? '' : 's'}: ${o.flows.map((f) => f.id).join(', ')}.`,
-      run: async () => {
-        const [flows, versions] = await Promise.all([
-          engine.flows.list(db),
-          db.query<{ flow_id: string; versions: number[] }>('SELECT flow_id, array_agg(version ORDER BY version) AS versions FROM flow_versions GROUP BY flow_id'),
-        ]);
-        const byFlow = new Map(versions.rows.map((r) => [r.flow_id, r.versions]));
-        return { flows: flows.map((f) => ({ ...flowListRow(f), versions: byFlow.get(f.id) ?? [] })) };
-      },
+      mapIn: () => ({ versions: true }),
+      mapOut: (listed) => ({ flows: listed.flows.map((f) => ({ ...f, versions: f.versions ?? [] })) }),
     }),
-    defineOperation({
+    agentTool(flows.getFlow, {
       name: 'get_flow',
       summary: "A flow's saved draft: steps, connections, validation problems",
       description: 'The flow list row and its draft as steps (id, type, label) and connections (from, to, branch), with every validation problem it has now.',
-      feature: 'flows',
-      audience: 'agents',
-      role: 'viewer',
-      effect: 'read',
       input: z.strictObject({ flowId }),
       output: z.object({
         flow: flowListRowSchema,
@@ -61,29 +52,30 @@ export function agentFlowTools(deps: FlowOperationDeps): AnyOperation[] {
       }),
       example: { flowId: 'tpl-marketplace-order' },
       summarize: (o) => `${o.flow.name}: ${o.draft.steps.length} steps, ${o.draft.problems.length} problem${o.draft.problems.length === 1 ? '' : 's'} in the draft.`,
-      run: async (_caller, input) => {
-        const flow = await engine.flows.get(db, input.flowId);
-        if (!flow) throw notFound('Flow');
-        return { flow: flowListRow(flow), draft: { ...draftParts(flow.draftGraph), problems: validateGraph(flow.draftGraph, engine.catalogue) } };
-      },
+      mapIn: (input) => ({ id: input.flowId }),
+      mapOut: (flow) => ({ flow: flow.flow, draft: { ...draftParts(flow.draft.graph), problems: flow.draft.problems } }),
     }),
-    defineOperation({
+    agentTool(flows.publishFlow, {
       name: 'publish_flow',
       summary: 'Publish a saved draft as a new version',
       description: 'Freezes the draft as the next version; new orders start on it. A draft with validation problems is refused.',
-      feature: 'flows',
-      audience: 'agents',
-      role: 'operator',
-      effect: 'write',
       input: z.strictObject({ flowId }),
       output: z.object({ version: z.number().int() }),
       example: { flowId: 'tpl-marketplace-order' },
       summarize: (o) => `Published version ${o.version}.`,
-      run: async (caller, input) => {
-        const row = await db.tx((tx) => engine.flows.publish(tx, input.flowId, caller.actor, deps.clock.now()));
-        return { version: row.version };
-      },
+      mapIn: (input) => ({ id: input.flowId }),
+      mapOut: (published) => published,
     }),
-    proposeFlowChangeOperation(deps),
+    agentTool(bases.proposeFlowChange, {
+      name: 'propose_flow_change',
+      summary: bases.proposeFlowChange.summary,
+      description: bases.proposeFlowChange.description,
+      input: z.strictObject({ flowId, instruction: z.string().min(1).max(2000) }),
+      output: bases.proposeFlowChange.output,
+      example: { flowId: 'tpl-storefront-order', instruction: 'add an approval before capture' },
+      summarize: bases.proposeFlowChange.summarize,
+      mapIn: (input) => ({ id: input.flowId, instruction: input.instruction }),
+      mapOut: (proposal) => proposal,
+    }),
   ];
 }

@@ -1,9 +1,8 @@
-// The agents' tools of contract section 11, as registry operations with `audience: 'agents'` (MCP tools, A2A skills).
+// The agents' tools of contract section 11, as registry operations with `audience: 'agents'` (MCP tools, A2A skills):
+// each an adapter of the operation REST binds (src/application/agent-tool.ts), chat aside (it calls the others).
 import type { AnyOperation } from '../operation.js';
-import type { OrderRuntime } from '../../engine/runtime/order-runtime.js';
-import { agentOrderTools } from './agent-order-tools.js';
-import { agentCatalogueTools } from './agent-catalogue-tools.js';
-import { agentFlowTools } from './agent-flow-tools.js';
+import { agentOrderTools, type OrderToolBases } from './agent-order-tools.js';
+import { agentFlowTools, type FlowToolBases } from './agent-flow-tools.js';
 import { agentChatTool, type ChatToolDeps } from './agent-chat-tool.js';
 import type { OrderOperationDeps } from './order-operations.js';
 
@@ -26,7 +25,12 @@ export const AGENT_TOOL_NAMES = [
   'run_stock_review',
 ] as const;
 
-export function agentTools(deps: OrderOperationDeps & { runtime: OrderRuntime; chat: Omit<ChatToolDeps, 'now'> }): AnyOperation[] {
+/**
+ * The order and flow tools and chat, over the very operations the registry holds (`bases`). The
+ * catalogue tools (find_products, run_stock_review) adapt the back-office operations and are added
+ * with them by the commerce module (agent-catalogue-tools.ts).
+ */
+export function agentTools(deps: Pick<OrderOperationDeps, 'db' | 'clock'> & { chat: Omit<ChatToolDeps, 'now'> }, bases: OrderToolBases & FlowToolBases): AnyOperation[] {
   const chat = agentChatTool({ ...deps.chat, now: () => deps.clock.now() });
-  return [...agentOrderTools(deps), ...agentCatalogueTools(deps), ...agentFlowTools(deps), chat];
+  return [...agentOrderTools(deps, bases), ...agentFlowTools(bases), chat];
 }

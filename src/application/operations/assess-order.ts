@@ -1,5 +1,5 @@
-// The agents' tool assess_order (contract section 11): typed questions about one order answered with probabilities, without a model.
-import { defineOperation, type AnyOperation } from '../operation.js';
+// assessOrder (REST, and the agents' assess_order of contract section 11): typed questions about one order answered with probabilities, without a model.
+import { defineOperation } from '../operation.js';
 import type { Queryable } from '../../db/db.js';
 import type { Clock } from '../../engine/clock.js';
 import { classifyAddress } from '../../webhooks/address-policy.js';
@@ -23,12 +23,15 @@ export interface AssessOrderDeps {
   limits?: ImageFetchLimits;
 }
 
-export function assessOrderOperation(deps: AssessOrderDeps): AnyOperation {
+/** REST's input: the order from the path (`id`), the rest from the body; the agents' tool names it `orderId`. */
+export const assessOrderRestInput = assessOrderInputSchema.omit({ orderId: true }).extend({ id: assessOrderInputSchema.shape.orderId });
+
+export function assessOrderOperation(deps: AssessOrderDeps) {
   const get = (url: string) =>
     fetchImage(url, { timeoutMs: deps.timeoutMs, allowLoopback: deps.allowLoopback, maxBytes: IMAGE_MAX_BYTES, headBytes: IMAGE_HEAD_BYTES, classify: classifyAddress });
   const limits = deps.limits ?? new ImageFetchLimits();
   return defineOperation({
-    name: 'assess_order',
+    name: 'assessOrder',
     summary: 'Ask typed questions about one order and get probabilities with what they rest on',
     description:
       'Each question is `noul` (yes/no), `choice` (2 to 255 options) or `score` (2 to 10 ordered levels, lowest first). ' +
@@ -40,13 +43,12 @@ export function assessOrderOperation(deps: AssessOrderDeps): AnyOperation {
       'PNG, JPEG or WebP by their bytes; one that cannot be fetched is reported in `basis` and does not fail the call. ' +
       'One request (an MCP batch, an A2A message) fetches at most 8 image URLs in all; the others are reported in `basis` as not fetched.',
     feature: 'orders',
-    audience: 'agents',
     role: 'viewer',
     effect: 'read',
-    input: assessOrderInputSchema,
+    input: assessOrderRestInput,
     output: assessOrderOutputSchema,
     example: {
-      orderId: 'ord_01JD7Z8Q2M4K6N8P0R2T4V6X8Z',
+      id: 'ord_01JD7Z8Q2M4K6N8P0R2T4V6X8Z',
       questions: [
         { id: 'done', type: 'noul', question: 'Will this order complete?' },
         { type: 'choice', question: 'How will it end?', options: ['completed', 'cancelled', 'failed'] },
@@ -61,7 +63,7 @@ export function assessOrderOperation(deps: AssessOrderDeps): AnyOperation {
         })
         .join('; ') + '.',
     run: async (caller, input, call) => {
-      const order = await readAssessedOrder(deps.db, input.orderId);
+      const order = await readAssessedOrder(deps.db, input.id);
       // The call context is the request's scope (one per HTTP request or A2A message): its calls share one budget.
       const fetch = (url: string) => limits.fetch(call, callerKey(caller), url, get);
       const [images, past, pastSellerOrders] = await Promise.all([

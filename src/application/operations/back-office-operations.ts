@@ -29,9 +29,10 @@ const productStockSchema = z
   .object({ sku: z.string(), name: z.string(), sellerId: z.string().nullable(), stock: z.number().int(), reserved: z.number().int(), available: z.number().int(), reorderPoint: z.number().int() })
   .meta({ id: 'ProductStock' });
 
-export function backOfficeOperations(deps: BackOfficeDeps): AnyOperation[] {
-  return [
-    defineOperation({
+/** The back-office operations by name (the agents' catalogue tools adapt some of them). */
+export function backOfficeOperations(deps: BackOfficeDeps) {
+  return {
+    listSellers: defineOperation({
       name: 'listSellers',
       summary: 'Sellers with commission, auto-accept and active',
       description: 'Every seller by id, at most 500.',
@@ -42,19 +43,24 @@ export function backOfficeOperations(deps: BackOfficeDeps): AnyOperation[] {
       output: z.object({ sellers: z.array(sellerSchema) }),
       run: async () => ({ sellers: await allSellers(deps.db) }),
     }),
-    defineOperation({
+    listProducts: defineOperation({
       name: 'listProducts',
       summary: 'Products with stock, reserved, available and reorder point',
-      description: 'Quantities summed over every location; `q` matches the SKU or name anywhere (case-insensitive). At most 500, by SKU.',
+      description:
+        'Quantities summed over every location; `q` matches the SKU or name anywhere (case-insensitive), `sku` one SKU exactly; `belowReorderPoint=true` keeps products whose available stock is at or below a reorder point above zero. At most 500, by SKU.',
       feature: 'catalogue',
       role: 'viewer',
       effect: 'read',
-      input: z.object({ q: z.string().max(200).optional().describe('Part of a SKU or name') }),
+      input: z.object({
+        q: z.string().max(200).optional().describe('Part of a SKU or name'),
+        sku: z.string().min(1).max(100).optional().describe('One SKU, exactly'),
+        belowReorderPoint: z.stringbool().optional().describe('true: only products at or below their reorder point'),
+      }),
       output: z.object({ products: z.array(productStockSchema) }),
       example: { q: 'mug' },
-      run: async (_caller, input) => ({ products: await findProducts(deps.db, { q: input.q }) }),
+      run: async (_caller, input) => ({ products: await findProducts(deps.db, input) }),
     }),
-    defineOperation({
+    listPayouts: defineOperation({
       name: 'listPayouts',
       summary: "Every order's seller payouts, newest first",
       description: `Optionally of one status (scheduled, paid or reversed); at most ${PAYOUTS_LISTED}.`,
@@ -66,7 +72,7 @@ export function backOfficeOperations(deps: BackOfficeDeps): AnyOperation[] {
       example: { status: 'scheduled' },
       run: async (_caller, input) => ({ payouts: await listPayouts(deps.db, { status: input.status }) }),
     }),
-    defineOperation({
+    markPayoutPaid: defineOperation({
       name: 'markPayoutPaid',
       summary: 'Record that a scheduled payout was paid to the seller',
       description: 'Moves a scheduled payout to paid (the money is sent outside this service). 409 when it is already paid or was reversed; audited as payout.paid.',
@@ -78,7 +84,7 @@ export function backOfficeOperations(deps: BackOfficeDeps): AnyOperation[] {
       example: { id: 'po_01JD7Z8Q2M4K6N8P0R2T4V6X8Z' },
       run: (caller, input, call) => markPayoutPaid(deps, caller, input.id, call.ip),
     }),
-    defineOperation({
+    runStockReview: defineOperation({
       name: 'runStockReview',
       summary: 'Run the daily stock review now',
       description:
@@ -97,5 +103,5 @@ export function backOfficeOperations(deps: BackOfficeDeps): AnyOperation[] {
         return { reorders: r.started.map((s) => ({ sku: s.sku, orderId: s.orderId, qty: s.qty })), alreadyOpen: r.alreadyOpen, skipped: r.skipped };
       },
     }),
-  ];
+  } satisfies Record<string, AnyOperation>;
 }

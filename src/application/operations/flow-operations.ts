@@ -87,8 +87,8 @@ function defaultParams(def: NodeTypeDef): never {
   return (parsed.success ? parsed.data : {}) as never;
 }
 
-/** `diagrams`: the drawings of published versions, cached per version. */
-export function flowOperations(deps: FlowOperationDeps & { diagrams: FlowDiagrams }): AnyOperation[] {
+/** The flow operations by name (the agents' flow tools adapt some of them); `diagrams`: the drawings of published versions, cached per version. */
+export function flowOperations(deps: FlowOperationDeps & { diagrams: FlowDiagrams }) {
   const { db, engine } = deps;
   // Built once: the catalogue is fixed for the life of the process.
   const nodeTypes = engine.catalogue.list().map((def) => ({
@@ -106,19 +106,24 @@ export function flowOperations(deps: FlowOperationDeps & { diagrams: FlowDiagram
     vars: def.vars ?? null,
     retry: def.kind === 'step' ? { ...(def.retry ?? DEFAULT_RETRY_POLICY) } : null,
   }));
-  return [
-    defineOperation({
+  return {
+    listFlows: defineOperation({
       name: 'listFlows',
       summary: 'List flows',
-      description: 'Every flow by id, with its published version (null before the first publish) and the size of its draft.',
+      description:
+        'Every flow by id, with its published version (null before the first publish) and the size of its draft; with `versions=true` each row also lists the numbers of all its published versions.',
       feature: 'flows',
       role: 'viewer',
       effect: 'read',
-      input: z.object({}),
-      output: z.object({ flows: z.array(flowListRowSchema) }),
-      run: async () => ({ flows: (await engine.flows.list(db)).map(flowListRow) }),
+      input: z.object({ versions: z.stringbool().optional().describe('true: each row lists `versions`, its published version numbers ascending') }),
+      output: z.object({ flows: z.array(flowListRowSchema.extend({ versions: z.array(z.number().int()).optional() })) }),
+      run: async (_caller, input) => {
+        if (!input.versions) return { flows: (await engine.flows.list(db)).map(flowListRow) };
+        const [flows, versions] = await Promise.all([engine.flows.list(db), engine.flows.versionNumbers(db)]);
+        return { flows: flows.map((f) => ({ ...flowListRow(f), versions: versions.get(f.id) ?? [] })) };
+      },
     }),
-    defineOperation({
+    getFlow: defineOperation({
       name: 'getFlow',
       summary: 'Read a flow with its draft and every published version',
       description: 'The flow, its saved draft with the validation problems it has now, and every published version with its graph.',
@@ -139,7 +144,7 @@ export function flowOperations(deps: FlowOperationDeps & { diagrams: FlowDiagram
         };
       },
     }),
-    defineOperation({
+    saveFlowDraft: defineOperation({
       name: 'saveFlowDraft',
       summary: 'Save the draft of a flow (creates the flow)',
       description: 'Stores the draft graph and answers every validation problem it has, in one pass. A draft may have problems; publishing needs none. Published versions never change.',
@@ -169,7 +174,7 @@ export function flowOperations(deps: FlowOperationDeps & { diagrams: FlowDiagram
         return { flow: flowListRow(flow), problems };
       },
     }),
-    defineOperation({
+    publishFlow: defineOperation({
       name: 'publishFlow',
       summary: 'Publish the saved draft as the next version',
       description: 'Freezes the draft as the next version; new orders start on it, running orders keep theirs. A draft with validation problems is refused with one issue per problem.',
@@ -184,7 +189,7 @@ export function flowOperations(deps: FlowOperationDeps & { diagrams: FlowDiagram
         return { version: row.version };
       },
     }),
-    defineOperation({
+    getFlowMachine: defineOperation({
       name: 'getFlowMachine',
       summary: 'The compiled XState machine config of a published version',
       description: 'The XState v5 machine config a published version compiles to (JSON), as the engine runs it.',
@@ -200,7 +205,7 @@ export function flowOperations(deps: FlowOperationDeps & { diagrams: FlowDiagram
         return compiled.config as unknown as Record<string, unknown>;
       },
     }),
-    defineOperation({
+    getFlowDiagram: defineOperation({
       name: 'getFlowDiagram',
       summary: 'The drawing of a published version (SVG)',
       description:
@@ -217,7 +222,7 @@ export function flowOperations(deps: FlowOperationDeps & { diagrams: FlowDiagram
         return { svg: await deps.diagrams.svg({ flowId: row.flowId, version: row.version, name: row.name, graph: row.graph }, callerKey(caller)) };
       },
     }),
-    defineOperation({
+    listNodeTypes: defineOperation({
       name: 'listNodeTypes',
       summary: 'The node catalogue: every node type with its params schema and branches',
       description: 'What a flow may use: each node type with its kind, params (JSON Schema), the branches it leaves by, its outputs and its retry policy.',
@@ -228,5 +233,5 @@ export function flowOperations(deps: FlowOperationDeps & { diagrams: FlowDiagram
       output: z.object({ nodeTypes: z.array(nodeTypeSchema) }),
       run: async () => ({ nodeTypes }),
     }),
-  ];
+  } satisfies Record<string, AnyOperation>;
 }

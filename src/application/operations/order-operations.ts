@@ -42,10 +42,11 @@ const listInput = z.object({
   cursor: z.string().max(1000).optional().describe('nextCursor of the previous page'),
 });
 
-export function orderOperations(deps: OrderOperationDeps): AnyOperation[] {
+/** The order operations by name (the agents' order tools adapt some of them). */
+export function orderOperations(deps: OrderOperationDeps) {
   const { engine } = deps;
-  return [
-    defineOperation({
+  return {
+    startOrder: defineOperation({
       name: 'startOrder',
       summary: 'Start an order on a published flow',
       description:
@@ -56,17 +57,18 @@ export function orderOperations(deps: OrderOperationDeps): AnyOperation[] {
       input: startInput,
       output: startedSchema,
       example: { flowId: 'tpl-storefront-order', input: { model: 'b2c', title: 'Mug for Ada', currency: 'USD', lines: [{ sku: 'MUG-1', qty: 1, unitPrice: 9.5 }] } },
-      run: async (caller, input) => {
+      run: async (caller, input, call) => {
         const { idempotencyKey: rawKey, ...body } = input;
         const key = readIdempotencyKey(rawKey);
+        // Agents' place_order keeps its keys in a space of its own (call.idempotencyScope); REST's are api.orders.
         const idempotency = key
-          ? { scope: API_ORDERS_SCOPE, key, fingerprint: fingerprint({ flowId: body.flowId, version: body.version ?? null, input: body.input, vars: body.vars ?? null }) }
+          ? { scope: call.idempotencyScope ?? API_ORDERS_SCOPE, key, fingerprint: fingerprint({ flowId: body.flowId, version: body.version ?? null, input: body.input, vars: body.vars ?? null }) }
           : null;
         const outcome = await startOrder(deps, body, { startedBy: caller.actor, idempotency });
         return outcome.replayed ? { orderId: outcome.orderId, replayed: true as const } : { orderId: outcome.orderId };
       },
     }),
-    defineOperation({
+    listOrders: defineOperation({
       name: 'listOrders',
       summary: 'List orders newest first, with filters and an opaque cursor',
       description: 'One page of order list rows, newest first. Filter by model, channel, status or a search text; `nextCursor` (null on the last page) fetches the next page with the same filters.',
@@ -78,7 +80,7 @@ export function orderOperations(deps: OrderOperationDeps): AnyOperation[] {
       example: { status: 'waiting', limit: 20 },
       run: async (_caller, input) => listOrders(deps.db, deps.cursorKey, deps.searchMode(), input),
     }),
-    defineOperation({
+    getOrder: defineOperation({
       name: 'getOrder',
       summary: 'Read the live state of an order',
       description: 'The order, its flow graph with every node and edge status, open waits (approvals and events), vars, the timeline and links to its documents.',
@@ -90,7 +92,7 @@ export function orderOperations(deps: OrderOperationDeps): AnyOperation[] {
       example: { id: 'ord_01JD7Z8Q2M4K6N8P0R2T4V6X8Z' },
       run: async (_caller, input) => readOrderView(deps.db, engine, input.id),
     }),
-    defineOperation({
+    deliverEvent: defineOperation({
       name: 'deliverEvent',
       summary: 'Deliver a business event to the node waiting for it',
       description: 'Resumes the node that waits for `event` with `payload`. When no node waits for it, nothing changes and the answer is `{ delivered: false, waitingFor }` naming the events the order waits for now.',
@@ -102,7 +104,7 @@ export function orderOperations(deps: OrderOperationDeps): AnyOperation[] {
       example: { id: 'ord_01JD7Z8Q2M4K6N8P0R2T4V6X8Z', event: 'payment.confirmed', payload: { reference: 'PAY-1009' } },
       run: async (_caller, input) => deliverOrderEvent(engine, input.id, input.event, input.payload),
     }),
-    defineOperation({
+    decideApproval: defineOperation({
       name: 'decideApproval',
       summary: 'Approve or reject the approval waiting at a node',
       description: 'Decides the open approval at `nodeId`. People and API tokens decide as themselves; only the workspace password may name `by`. 409 when that node is not waiting for an approval.',
@@ -118,7 +120,7 @@ export function orderOperations(deps: OrderOperationDeps): AnyOperation[] {
         return { ok: true as const };
       },
     }),
-    defineOperation({
+    cancelOrder: defineOperation({
       name: 'cancelOrder',
       summary: 'Cancel an unfinished order and undo its work (no refund)',
       description: 'Stops the run and undoes completed steps in reverse; money captured is not refunded (a refund is its own flow). 409 when the order already finished.',
@@ -133,7 +135,7 @@ export function orderOperations(deps: OrderOperationDeps): AnyOperation[] {
         return { ok: true as const };
       },
     }),
-    defineOperation({
+    restartOrder: defineOperation({
       name: 'restartOrder',
       summary: 'Start a new order with the same input on the same flow version',
       description: 'For an order that ended failed, rolled back, cancelled or declined (409 otherwise): a new order with the same input and start vars, linked by `restartedFrom`. With an idempotency key a repeat answers the same new order.',
@@ -150,5 +152,5 @@ export function orderOperations(deps: OrderOperationDeps): AnyOperation[] {
         return outcome.replayed ? { orderId: outcome.orderId, replayed: true as const } : { orderId: outcome.orderId };
       },
     }),
-  ];
+  } satisfies Record<string, AnyOperation>;
 }

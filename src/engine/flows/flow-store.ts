@@ -79,6 +79,12 @@ export class FlowStore {
     return rows.map(toVersion);
   }
 
+  /** Every flow's published version numbers, ascending (flows never published are absent). */
+  async versionNumbers(q: Queryable): Promise<Map<string, number[]>> {
+    const { rows } = await q.query<{ flow_id: string; versions: number[] }>('SELECT flow_id, array_agg(version ORDER BY version) AS versions FROM flow_versions GROUP BY flow_id');
+    return new Map(rows.map((r) => [r.flow_id, r.versions]));
+  }
+
   async version(q: Queryable, flowId: string, version: number): Promise<FlowVersionRow | null> {
     const { rows } = await q.query('SELECT * FROM flow_versions WHERE flow_id = $1 AND version = $2', [flowId, version]);
     return rows[0] ? toVersion(rows[0]) : null;

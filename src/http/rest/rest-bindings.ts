@@ -31,7 +31,24 @@ export const REST_BINDINGS: readonly RestBinding[] = [
     success: 'One page; nextCursor is null on the last page',
     errors: { 400: 'Invalid filter, limit or a cursor not issued by the API' },
   },
+  // Before /api/v1/orders/:id, so the static segment is not read as an order id.
+  {
+    operation: 'getOrderTotals',
+    method: 'get',
+    path: '/api/v1/orders/totals',
+    success: 'count and totalUsd of every match, with up to limit rows newest first',
+    errors: { 400: 'Invalid filter or limit' },
+  },
   { operation: 'getOrder', method: 'get', path: '/api/v1/orders/:id', success: 'Live state', errors: { 404: 'Unknown order' } },
+  { operation: 'getOrderBrief', method: 'get', path: '/api/v1/orders/:id/brief', success: 'The brief', errors: { 404: 'Unknown order' } },
+  {
+    operation: 'assessOrder',
+    method: 'post',
+    path: '/api/v1/orders/:id/assessment',
+    success: 'One answer per question, in order',
+    errors: { 400: 'Invalid questions, or more than 4 images, or an image not PNG, JPEG or WebP', 404: 'Unknown order' },
+  },
+  { operation: 'getAttention', method: 'get', path: '/api/v1/attention', success: 'The three lists and their counts' },
   { operation: 'listOrderNotifications', method: 'get', path: '/api/v1/orders/:id/notifications', success: 'Notifications, oldest first', errors: { 404: 'Unknown order' } },
   {
     operation: 'deliverEvent',
@@ -94,6 +111,13 @@ export const REST_BINDINGS: readonly RestBinding[] = [
     path: '/api/v1/flows/:id/publish',
     success: 'The new version number',
     errors: { 400: 'The draft has validation problems (one issue each)', 404: 'Unknown flow' },
+  },
+  {
+    operation: 'proposeFlowChange',
+    method: 'post',
+    path: '/api/v1/flows/:id/proposals',
+    success: 'The changed graph, its problems and what changed; nothing is saved',
+    errors: { 400: 'An instruction it cannot read or apply (with what it understands)', 404: 'Unknown flow' },
   },
   { operation: 'getFlowMachine', method: 'get', path: '/api/v1/flows/:id/versions/:v/machine', success: 'XState v5 machine config', errors: { 404: 'Unknown flow or version' } },
   {

@@ -6,6 +6,8 @@ import { startTestService, type TestService } from '../../support/test-service.j
 import { REST_BINDINGS } from '../../../src/http/rest/rest-bindings.js';
 import { AGENT_TOOL_NAMES } from '../../../src/application/operations/agent-tools.js';
 import { roles } from '../../../src/auth/roles.js';
+import { defineOperation } from '../../../src/application/operation.js';
+import { agentToolFindings } from '../../support/agent-tool-check.js';
 
 let t: TestService;
 beforeAll(async () => {
@@ -52,6 +54,30 @@ describe('operation registry contract', () => {
     };
     for (const op of tools) expect([op.role, op.effect], op.name).toEqual(spec[op.name]);
     for (const binding of REST_BINDINGS) expect(tools.map((op) => op.name)).not.toContain(binding.operation);
+  });
+
+  it('every tool of contract 11 is a REST-bound operation or an adapter of one (issue 30); a planted twin fails the check', () => {
+    const ops = t.service.ctx.operations.list();
+    const restBound = new Set(REST_BINDINGS.map((b) => b.operation));
+    // chat is the assistant itself: it answers by calling the other tools, and MCP does not serve it.
+    const tools = AGENT_TOOL_NAMES.filter((name) => name !== 'chat');
+    expect(tools).toHaveLength(14);
+    expect(agentToolFindings(ops, restBound, tools)).toEqual([]);
+    for (const name of tools) expect(t.service.ctx.operations.get(name)?.adapterOf?.name, name).toMatch(/^[a-z][A-Za-z]+$/);
+    const twin = defineOperation({
+      name: 'get_order',
+      summary: 'One order',
+      description: 'A twin of getOrderBrief with its own SQL',
+      feature: 'orders',
+      audience: 'agents',
+      role: 'viewer',
+      effect: 'read',
+      input: z.strictObject({ orderId: z.string() }),
+      output: z.object({ status: z.string() }),
+      run: async (_caller, input) => (await t.service.ctx.db.query<{ status: string }>('SELECT status FROM orders WHERE id = $1', [input.orderId])).rows[0],
+    });
+    const planted = ops.map((op) => (op.name === 'get_order' ? twin : op));
+    expect(agentToolFindings(planted, restBound, tools)).toEqual(['get_order: neither bound to REST nor an adapter of a REST-bound operation (a twin with a run of its own)']);
   });
 
   it('the registry is what the REST edge calls: a viewer calling a write operation is refused by the registry itself', async () => {
