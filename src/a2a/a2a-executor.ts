@@ -140,7 +140,7 @@ export class A2aExecutor implements AgentExecutor {
     if (op.name === 'chat') return this.chat(ctx, bus, caller, parsed.input);
     let output: unknown;
     try {
-      output = await this.deps.operations.call(op.name, caller.principal, parsed.input, call);
+      output = await this.deps.operations.callByName(op.name, caller.principal, parsed.input, call);
     } catch (err) {
       return this.refused(ctx, bus, err);
     }
@@ -196,7 +196,7 @@ export class A2aExecutor implements AgentExecutor {
     const { messageId } = ctx.userMessage;
     try {
       const keyed = isObject(input) ? { ...input, idempotencyKey: placeOrderKey(caller.userName, messageId) } : input;
-      return { placed: (await this.deps.operations.call('place_order', caller.principal, keyed, { ip: caller.ip })) as PlacedOrder };
+      return { placed: (await this.deps.operations.callByName('place_order', caller.principal, keyed, { ip: caller.ip })) as PlacedOrder };
     } catch (err) {
       if (err instanceof DomainError && err.code === 'idempotency_mismatch')
         return { refusal: { state: TaskState.TASK_STATE_REJECTED, text: `messageId ${messageId} already placed a different order: send a new messageId per order` } };
@@ -242,7 +242,7 @@ export class A2aExecutor implements AgentExecutor {
     let output: ChatOutput;
     try {
       const withContext = isObject(input) && remembered && !('context' in input) ? { ...input, context: remembered } : input;
-      output = (await this.deps.operations.call('chat', caller.principal, withContext, { ip: caller.ip })) as ChatOutput;
+      output = (await this.deps.operations.callByName('chat', caller.principal, withContext, { ip: caller.ip })) as ChatOutput;
     } catch (err) {
       return this.refused(ctx, bus, err);
     }
@@ -260,7 +260,7 @@ export class A2aExecutor implements AgentExecutor {
     if (!reply.confirm) return this.publishStatus(ctx, bus, this.status(ctx, TaskState.TASK_STATE_CANCELED, [textPart('Dropped: nothing was done.')]));
     let output: unknown;
     try {
-      output = await this.deps.operations.call(proposal.skill, caller.principal, proposal.input, { ip: caller.ip });
+      output = await this.deps.operations.callByName(proposal.skill, caller.principal, proposal.input, { ip: caller.ip });
     } catch (err) {
       return this.refused(ctx, bus, err);
     }
@@ -290,7 +290,7 @@ export class A2aExecutor implements AgentExecutor {
     // From here this request follows the order: the background sync leaves the task to it.
     this.deps.following.add(task.id);
     try {
-      const out = (await this.deps.operations.call(tool, caller.principal, { ...reply, orderId }, { ip: caller.ip })) as { delivered?: boolean; waitingFor?: string[] };
+      const out = (await this.deps.operations.callByName(tool, caller.principal, { ...reply, orderId }, { ip: caller.ip })) as { delivered?: boolean; waitingFor?: string[] };
       if (tool === 'deliver_event' && out.delivered === false) {
         this.deps.following.delete(task.id);
         return refuse(`Refused: nothing waits for ${String(reply.event)}${out.waitingFor?.length ? `; the order waits for ${out.waitingFor.join(', ')}` : ''}`);

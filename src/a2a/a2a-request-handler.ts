@@ -140,7 +140,7 @@ export class A2aRequestHandler implements A2ARequestHandler {
     const { orderId } = taskLink(task);
     if (orderId) {
       try {
-        await this.deps.operations.call('cancel_order', caller.principal, { orderId, reason: a2aCancelReason(caller.principal.actor) }, { ip: caller.ip });
+        await this.deps.operations.callByName('cancel_order', caller.principal, { orderId, reason: a2aCancelReason(caller.principal.actor) }, { ip: caller.ip });
       } catch (err) {
         if (err instanceof DomainError) throw new TaskNotCancelableError(`Task ${params.id} cannot be canceled: ${err.message}`);
         throw err;

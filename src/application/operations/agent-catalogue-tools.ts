@@ -1,6 +1,6 @@
 // Agents' catalogue tools (contract section 11): products with their stock, and the stock review run on demand.
 import { z } from 'zod';
-import { defineOperation, type AnyOperation } from '../operation.js';
+import { defineOperation } from '../operation.js';
 import type { Db } from '../../db/db.js';
 import type { Clock } from '../../engine/clock.js';
 import type { OrderRuntime } from '../../engine/runtime/order-runtime.js';
@@ -13,7 +13,7 @@ export interface CatalogueToolDeps {
   runtime: OrderRuntime;
 }
 
-export function agentCatalogueTools(deps: CatalogueToolDeps): AnyOperation[] {
+export function agentCatalogueTools(deps: CatalogueToolDeps) {
   return [
     defineOperation({
       name: 'find_products',
@@ -68,4 +68,10 @@ export function agentCatalogueTools(deps: CatalogueToolDeps): AnyOperation[] {
       },
     }),
   ];
+}
+
+declare module '../operation-types.js' {
+  interface OperationModules {
+    agentCatalogueTools: ReturnType<typeof agentCatalogueTools>;
+  }
 }

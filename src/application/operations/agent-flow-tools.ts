@@ -1,6 +1,6 @@
 // Agents' flow tools (contract section 11): list, read a draft as steps and connections, publish, propose a change.
 import { z } from 'zod';
-import { defineOperation, type AnyOperation } from '../operation.js';
+import { defineOperation } from '../operation.js';
 import { notFound } from '../../domain/errors.js';
 import { validateGraph } from '../../engine/validator.js';
 import { flowListRow, flowListRowSchema, type FlowOperationDeps } from './flow-operations.js';
@@ -19,7 +19,7 @@ function draftParts(graph: unknown): { steps: { id: string; type: string; label:
   };
 }
 
-export function agentFlowTools(deps: FlowOperationDeps): AnyOperation[] {
+export function agentFlowTools(deps: FlowOperationDeps) {
   const { db, engine } = deps;
   return [
     defineOperation({
@@ -86,4 +86,10 @@ export function agentFlowTools(deps: FlowOperationDeps): AnyOperation[] {
     }),
     proposeFlowChangeOperation(deps),
   ];
+}
+
+declare module '../operation-types.js' {
+  interface OperationModules {
+    agentFlowTools: ReturnType<typeof agentFlowTools>;
+  }
 }

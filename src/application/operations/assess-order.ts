@@ -1,5 +1,5 @@
 // The agents' tool assess_order (contract section 11): typed questions about one order answered with probabilities, without a model.
-import { defineOperation, type AnyOperation } from '../operation.js';
+import { defineOperation } from '../operation.js';
 import type { Queryable } from '../../db/db.js';
 import type { Clock } from '../../engine/clock.js';
 import { classifyAddress } from '../../webhooks/address-policy.js';
@@ -23,7 +23,7 @@ export interface AssessOrderDeps {
   limits?: ImageFetchLimits;
 }
 
-export function assessOrderOperation(deps: AssessOrderDeps): AnyOperation {
+export function assessOrderOperation(deps: AssessOrderDeps) {
   const get = (url: string) =>
     fetchImage(url, { timeoutMs: deps.timeoutMs, allowLoopback: deps.allowLoopback, maxBytes: IMAGE_MAX_BYTES, headBytes: IMAGE_HEAD_BYTES, classify: classifyAddress });
   const limits = deps.limits ?? new ImageFetchLimits();
@@ -72,4 +72,10 @@ export function assessOrderOperation(deps: AssessOrderDeps): AnyOperation {
       return assessOrder(input.questions, { now: deps.clock.now(), order, past, pastSellerOrders, images });
     },
   });
+}
+
+declare module '../operation-types.js' {
+  interface OperationModules {
+    assessOrder: ReturnType<typeof assessOrderOperation>;
+  }
 }

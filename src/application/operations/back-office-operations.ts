@@ -1,7 +1,7 @@
 // The back office as operations (the dashboard's /back-office and REST): sellers, products with stock, payouts, mark paid, stock review.
 import { payoutSchema } from './marketplace-operations.js';
 import { z } from 'zod';
-import { defineOperation, type AnyOperation } from '../operation.js';
+import { defineOperation } from '../operation.js';
 import type { Db } from '../../db/db.js';
 import type { Clock } from '../../engine/clock.js';
 import type { Logger } from '../../logging/logger.js';
@@ -29,7 +29,7 @@ const productStockSchema = z
   .object({ sku: z.string(), name: z.string(), sellerId: z.string().nullable(), stock: z.number().int(), reserved: z.number().int(), available: z.number().int(), reorderPoint: z.number().int() })
   .meta({ id: 'ProductStock' });
 
-export function backOfficeOperations(deps: BackOfficeDeps): AnyOperation[] {
+export function backOfficeOperations(deps: BackOfficeDeps) {
   return [
     defineOperation({
       name: 'listSellers',
@@ -98,4 +98,10 @@ export function backOfficeOperations(deps: BackOfficeDeps): AnyOperation[] {
       },
     }),
   ];
+}
+
+declare module '../operation-types.js' {
+  interface OperationModules {
+    backOffice: ReturnType<typeof backOfficeOperations>;
+  }
 }

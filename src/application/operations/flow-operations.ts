@@ -1,6 +1,6 @@
 // Flows: list, read with graphs, save a draft, publish, the compiled machine, the node catalogue (contract section 4).
 import { z } from 'zod';
-import { defineOperation, type AnyOperation } from '../operation.js';
+import { defineOperation } from '../operation.js';
 import type { Db } from '../../db/db.js';
 import type { Clock } from '../../engine/clock.js';
 import type { Engine } from '../../engine/engine-module.js';
@@ -88,7 +88,7 @@ function defaultParams(def: NodeTypeDef): never {
 }
 
 /** `diagrams`: the drawings of published versions, cached per version. */
-export function flowOperations(deps: FlowOperationDeps & { diagrams: FlowDiagrams }): AnyOperation[] {
+export function flowOperations(deps: FlowOperationDeps & { diagrams: FlowDiagrams }) {
   const { db, engine } = deps;
   // Built once: the catalogue is fixed for the life of the process.
   const nodeTypes = engine.catalogue.list().map((def) => ({
@@ -229,4 +229,10 @@ export function flowOperations(deps: FlowOperationDeps & { diagrams: FlowDiagram
       run: async () => ({ nodeTypes }),
     }),
   ];
+}
+
+declare module '../operation-types.js' {
+  interface OperationModules {
+    flows: ReturnType<typeof flowOperations>;
+  }
 }

@@ -1,6 +1,6 @@
 // Orders: start, list, read, deliver an event, decide an approval, cancel, restart (spec "Endpoints", contract 11).
 import { z } from 'zod';
-import { defineOperation, type AnyOperation } from '../operation.js';
+import { defineOperation } from '../operation.js';
 import { orderChannelSchema, orderModelSchema, startOrderBodySchema } from '../../domain/order-input-schema.js';
 import { API_ORDERS_SCOPE, fingerprint, IDEMPOTENCY_KEY_MAX, readIdempotencyKey } from '../../orders/idempotency.js';
 import { startOrder, type OrderServiceDeps } from '../../orders/start-order.js';
@@ -42,7 +42,7 @@ const listInput = z.object({
   cursor: z.string().max(1000).optional().describe('nextCursor of the previous page'),
 });
 
-export function orderOperations(deps: OrderOperationDeps): AnyOperation[] {
+export function orderOperations(deps: OrderOperationDeps) {
   const { engine } = deps;
   return [
     defineOperation({
@@ -151,4 +151,10 @@ export function orderOperations(deps: OrderOperationDeps): AnyOperation[] {
       },
     }),
   ];
+}
+
+declare module '../operation-types.js' {
+  interface OperationModules {
+    orders: ReturnType<typeof orderOperations>;
+  }
 }

@@ -32,3 +32,9 @@ export function proposeFlowChangeOperation(deps: FlowOperationDeps) {
     },
   });
 }
+
+declare module '../operation-types.js' {
+  interface OperationModules {
+    proposeFlowChange: ReturnType<typeof proposeFlowChangeOperation>;
+  }
+}
