@@ -4,6 +4,7 @@ import { TaskState, type Message, type Part, type Task, type TaskStatus } from '
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from '@a2a-js/sdk/server';
 import type { OperationRegistry } from '../application/operation-registry.js';
 import type { AnyOperation } from '../application/operation.js';
+import type { OperationOutput } from '../application/operation-types.js';
 import type { Db } from '../db/db.js';
 import type { Clock } from '../engine/clock.js';
 import type { Logger } from '../logging/logger.js';
@@ -68,12 +69,7 @@ export interface ExecutorDeps {
 }
 
 /** A chat answer as its artifact holds it: what the next turn remembers, and a write waiting for confirmation. */
-interface ChatOutput {
-  text: string;
-  context?: Record<string, unknown>;
-  proposal: { skill: string; input: Record<string, unknown> } | null;
-  summary: string | null;
-}
+type ChatOutput = OperationOutput<'chat'>;
 
 /** The chat artifact's output of a task, if it has one. */
 function chatOutputOf(task: Task): ChatOutput | null {
@@ -140,7 +136,7 @@ export class A2aExecutor implements AgentExecutor {
     if (op.name === 'chat') return this.chat(ctx, bus, caller, parsed.input);
     let output: unknown;
     try {
-      output = await this.deps.operations.call(op.name, caller.principal, parsed.input, call);
+      output = await this.deps.operations.callByName(op.name, caller.principal, parsed.input, call);
     } catch (err) {
       return this.refused(ctx, bus, err);
     }
@@ -196,7 +192,7 @@ export class A2aExecutor implements AgentExecutor {
     const { messageId } = ctx.userMessage;
     try {
       const keyed = isObject(input) ? { ...input, idempotencyKey: placeOrderKey(caller.userName, messageId) } : input;
-      return { placed: (await this.deps.operations.call('place_order', caller.principal, keyed, { ip: caller.ip })) as PlacedOrder };
+      return { placed: await this.deps.operations.callRaw('place_order', caller.principal, keyed, { ip: caller.ip }) };
     } catch (err) {
       if (err instanceof DomainError && err.code === 'idempotency_mismatch')
         return { refusal: { state: TaskState.TASK_STATE_REJECTED, text: `messageId ${messageId} already placed a different order: send a new messageId per order` } };
@@ -242,7 +238,7 @@ export class A2aExecutor implements AgentExecutor {
     let output: ChatOutput;
     try {
       const withContext = isObject(input) && remembered && !('context' in input) ? { ...input, context: remembered } : input;
-      output = (await this.deps.operations.call('chat', caller.principal, withContext, { ip: caller.ip })) as ChatOutput;
+      output = await this.deps.operations.callRaw('chat', caller.principal, withContext, { ip: caller.ip });
     } catch (err) {
       return this.refused(ctx, bus, err);
     }
@@ -260,7 +256,7 @@ export class A2aExecutor implements AgentExecutor {
     if (!reply.confirm) return this.publishStatus(ctx, bus, this.status(ctx, TaskState.TASK_STATE_CANCELED, [textPart('Dropped: nothing was done.')]));
     let output: unknown;
     try {
-      output = await this.deps.operations.call(proposal.skill, caller.principal, proposal.input, { ip: caller.ip });
+      output = await this.deps.operations.callByName(proposal.skill, caller.principal, proposal.input, { ip: caller.ip });
     } catch (err) {
       return this.refused(ctx, bus, err);
     }
@@ -290,8 +286,8 @@ export class A2aExecutor implements AgentExecutor {
     // From here this request follows the order: the background sync leaves the task to it.
     this.deps.following.add(task.id);
     try {
-      const out = (await this.deps.operations.call(tool, caller.principal, { ...reply, orderId }, { ip: caller.ip })) as { delivered?: boolean; waitingFor?: string[] };
-      if (tool === 'deliver_event' && out.delivered === false) {
+      const out = await this.deps.operations.callRaw(tool, caller.principal, { ...reply, orderId }, { ip: caller.ip });
+      if ('delivered' in out && !out.delivered) {
         this.deps.following.delete(task.id);
         return refuse(`Refused: nothing waits for ${String(reply.event)}${out.waitingFor?.length ? `; the order waits for ${out.waitingFor.join(', ')}` : ''}`);
       }

@@ -11,8 +11,9 @@ import type { CallContext, Operation, OperationEffect, OperationInput } from './
  * complete an answer (place_order's status), but runs no SQL of its own and writes nothing: the
  * base operation does the work, with its rules, its idempotency record and its errors.
  */
-export interface AgentToolSpec<I extends OperationInput, O extends z.ZodType, BI extends OperationInput, BO extends z.ZodType> {
-  name: string;
+export interface AgentToolSpec<I extends OperationInput, O extends z.ZodType, BI extends OperationInput, BO extends z.ZodType, N extends string = string> {
+  /** The tool's name (contract 11), kept as its literal so the registry's typed `call` knows the tool. */
+  name: N;
   summary: string;
   description: string;
   /** Default the base's feature. */
@@ -41,13 +42,13 @@ const adapters = new WeakSet<object>();
  * `mapOut(await base.run(caller, mapIn(input), call))`. The registry checks the tool's role
  * (the base's or stricter) and parses the tool's input before the run, as for any operation.
  */
-export function agentTool<I extends OperationInput, O extends z.ZodType, BI extends OperationInput, BO extends z.ZodType>(
+export function agentTool<I extends OperationInput, O extends z.ZodType, BI extends OperationInput, BO extends z.ZodType, N extends string>(
   base: Operation<BI, BO>,
-  spec: AgentToolSpec<I, O, BI, BO>,
-): Operation<I, O> {
+  spec: AgentToolSpec<I, O, BI, BO, N>,
+): Operation<I, O, N> {
   const role = spec.role ?? base.role;
   if (!roleAtLeast(role, base.role)) throw new Error(`agent tool ${spec.name} may not lower the role of ${base.name} (${base.role}) to ${role}`);
-  const tool: Operation<I, O> = {
+  const tool: Operation<I, O, N> = {
     name: spec.name,
     summary: spec.summary,
     description: spec.description,

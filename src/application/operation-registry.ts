@@ -4,6 +4,7 @@ import { authorize } from '../auth/authorize.js';
 import { DomainError, ValidationError } from '../domain/errors.js';
 import { zodIssues } from '../lib/zod-issues.js';
 import type { AnyOperation, CallContext } from './operation.js';
+import type { OperationInput, OperationName, OperationOutput } from './operation-types.js';
 
 export interface RegistryOptions {
   /**
@@ -37,8 +38,26 @@ export class OperationRegistry {
     return [...this.operations.values()];
   }
 
-  /** Runs `name` as `caller` with a raw input (agents, the dashboard): role check, then the input schema, then the run. */
-  async call(name: string, caller: Principal | null, input: unknown, call: CallContext): Promise<unknown> {
+  /**
+   * Runs the operation `name` as `caller` (the dashboard, the pages, the assistant): role check, then the
+   * input schema, then the run. The input and the answer are typed by the operation's schemas; the
+   * registry still checks both at run time, as for any caller.
+   */
+  async call<N extends OperationName>(name: N, caller: Principal | null, input: OperationInput<N>, call: CallContext): Promise<OperationOutput<N>> {
+    // The operation added under `name` is the one whose types `OperationMap` holds (each operations file declares its own).
+    return (await this.callByName(name, caller, input, call)) as OperationOutput<N>;
+  }
+
+  /**
+   * `call` with the input as received (a form's or a query's strings): the operation's schema is its
+   * only check, with the same 400 a transport answers; the answer is still typed by the operation.
+   */
+  async callRaw<N extends OperationName>(name: N, caller: Principal | null, input: unknown, call: CallContext): Promise<OperationOutput<N>> {
+    return (await this.callByName(name, caller, input, call)) as OperationOutput<N>;
+  }
+
+  /** `call` for a name that comes off the wire (an MCP tool, an A2A skill, a model's tool call): untyped, checked the same way. */
+  async callByName(name: string, caller: Principal | null, input: unknown, call: CallContext): Promise<unknown> {
     return this.callWith(name, caller, (op) => parseInput(op, input), call);
   }
 

@@ -26,9 +26,13 @@ export interface CallContext {
 /** The input of every operation is an object: its fields are what REST spreads over path, query, body and headers. */
 export type OperationInput = z.ZodObject;
 
-export interface Operation<I extends OperationInput = OperationInput, O extends z.ZodType = z.ZodType> {
-  /** Stable name: camelCase for the API (the OpenAPI operationId), snake_case for agents' tools (contract 11). */
-  name: string;
+/**
+ * `N` is the literal name and `R` what `run` answers (within the output schema's type, often narrower: the
+ * registry's typed `call` answers `R`, the value run produced, which the output schema documents).
+ */
+export interface Operation<I extends OperationInput = OperationInput, O extends z.ZodType = z.ZodType, N extends string = string, R extends z.input<O> = z.input<O>> {
+  /** Stable name: camelCase for the API (the OpenAPI operationId), snake_case for agents' tools (contract 11). The literal name keys the registry's typed `call`. */
+  name: N;
   /** One line, imperative ("Start an order on a published flow"). */
   summary: string;
   /** What it does and refuses, for client developers and agents. */
@@ -59,11 +63,11 @@ export interface Operation<I extends OperationInput = OperationInput, O extends 
   /** One plain sentence about an output (agents show it beside the data: an MCP text content, an A2A status). */
   summarize?(output: z.output<O>): string;
   /** Runs as `caller`, who has passed the role check; `input` has passed the input schema. */
-  run(caller: Principal, input: z.output<I>, call: CallContext): Promise<z.input<O>>;
+  run(caller: Principal, input: z.output<I>, call: CallContext): Promise<R>;
 }
 
-/** Keeps the generic types of a definition (input and output inferred from their schemas). */
-export function defineOperation<I extends OperationInput, O extends z.ZodType>(op: Operation<I, O>): Operation<I, O> {
+/** Keeps the generic types of a definition (input and output inferred from their schemas, the name as its literal). */
+export function defineOperation<I extends OperationInput, O extends z.ZodType, N extends string, R extends z.input<O>>(op: Operation<I, O, N, R>): Operation<I, O, N, R> {
   return op;
 }
 

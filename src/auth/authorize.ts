@@ -1,6 +1,6 @@
 // The one role check: a resolved principal against the role an action needs (DESIGN rule 9).
 import type { Principal } from './principal.js';
-import { DomainError, forbidden, unauthorized } from '../domain/errors.js';
+import { forbidden, RoleRequiredError, unauthorized } from '../domain/errors.js';
 import { roleAtLeast, type Role } from './roles.js';
 
 /**
@@ -10,7 +10,7 @@ import { roleAtLeast, type Role } from './roles.js';
 export function authorize(principal: Principal | null, need: Role, allowRestricted = false): Principal {
   if (!principal) throw unauthorized('Authentication required');
   if (principal.restricted && !allowRestricted) throw forbidden(restrictionMessage(principal));
-  if (!roleAtLeast(principal.role, need)) throw new DomainError('forbidden', `This needs the ${need} role`, 'forbidden');
+  if (!roleAtLeast(principal.role, need)) throw new RoleRequiredError(need);
   return principal;
 }
 

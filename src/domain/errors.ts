@@ -31,6 +31,14 @@ export class DomainError extends Error {
   }
 }
 
+/** A caller below the role an operation needs (403): faces that answer with a page of their own (the identity pages) tell it apart from other refusals. */
+export class RoleRequiredError extends DomainError {
+  constructor(readonly role: string) {
+    super('forbidden', `This needs the ${role} role`, 'forbidden');
+    this.name = 'RoleRequiredError';
+  }
+}
+
 /** One invalid field in a request, as the 400 `issues` list reports it. */
 export interface ValidationIssue {
   path: string;

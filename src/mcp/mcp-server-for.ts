@@ -55,7 +55,7 @@ export function mcpServerFor(options: McpServerOptions, principal: Principal, ca
       { title: op.summary, description: op.description, inputSchema: ANY_ARGUMENTS, outputSchema: op.output, annotations: annotationsOf(op) },
       async (args: unknown): Promise<CallToolResult> => {
         try {
-          const output = await options.registry.call(op.name, principal, args ?? {}, call);
+          const output = await options.registry.callByName(op.name, principal, args ?? {}, call);
           const text = op.summarize ? op.summarize(output as never) : JSON.stringify(output).slice(0, TEXT_LIMIT);
           return { content: [{ type: 'text', text }], structuredContent: output as Record<string, unknown> };
         } catch (err) {

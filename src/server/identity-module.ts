@@ -61,7 +61,7 @@ export const identityModule: ServiceModule = (ctx) => {
       restrictedPageRedirect(ctx.auth),
       homeFallback(ctx.auth),
     ],
-    routers: [identityRouter({ deps, auth: ctx.auth, names, issuer: ctx.config.env.SERVICE_NAME })],
+    routers: [identityRouter({ deps, auth: ctx.auth, operations: ctx.operations, names, issuer: ctx.config.env.SERVICE_NAME })],
     start: async () => {
       if (!ctx.baseUrl().startsWith('https://') && !/^http:\/\/(127\.|localhost|\[::1\])/.test(ctx.baseUrl()))
         ctx.logger.warn({ baseUrl: ctx.baseUrl() }, 'BASE_URL is plain http on a non-local address: session cookies are not Secure');

@@ -20,14 +20,6 @@ export const liveActionSchema = z.discriminatedUnion('action', [
 
 export type LiveAction = z.infer<typeof liveActionSchema>;
 
-/** The registry operation each action runs (its role is the operation's: spec "Roles"). */
-export const ACTION_OPERATION: Record<LiveAction['action'], string> = {
-  approve: 'decideApproval',
-  reject: 'decideApproval',
-  deliver_event: 'deliverEvent',
-  cancel: 'cancelOrder',
-};
-
 /** Server -> client messages. */
 export type LiveServerMessage =
   | { type: 'state'; state: unknown }

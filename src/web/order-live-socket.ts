@@ -16,7 +16,7 @@ import { zodIssues } from '../lib/zod-issues.js';
 import { readOrderView } from '../orders/order-view.js';
 import type { OperationRegistry } from '../application/operation-registry.js';
 import { unauthorized } from '../domain/errors.js';
-import { ACTION_OPERATION, liveActionSchema, type LiveAction, type LiveServerMessage } from './order-live-messages.js';
+import { liveActionSchema, type LiveAction, type LiveServerMessage } from './order-live-messages.js';
 import type { OrderChangeFeed } from './order-change-feed.js';
 import { refuseUpgrade, type UpgradeRoute } from '../http/upgrade-dispatcher.js';
 import { UNSTORABLE_TEXT } from '../http/json-text-limits.js';
@@ -258,20 +258,19 @@ export class OrderLiveSocket {
     }
   }
 
-  /** The action as its registry operation's input, run as the caller. */
+  /** The action as its registry operation, run as the caller (its role is the operation's: spec "Roles"). */
   private async run(principal: Principal, req: http.IncomingMessage, orderId: string, action: LiveAction): Promise<unknown> {
-    const input = (() => {
-      switch (action.action) {
-        case 'approve':
-        case 'reject':
-          return { id: orderId, nodeId: action.nodeId, decision: action.action === 'approve' ? 'approved' : 'rejected', note: action.note };
-        case 'deliver_event':
-          return { id: orderId, event: action.event, payload: action.payload };
-        case 'cancel':
-          return { id: orderId, reason: action.reason ?? `Cancelled from the order page by ${principal.actor}` };
-      }
-    })();
-    return this.deps.operations.call(ACTION_OPERATION[action.action], principal, input, { ip: this.context(req).ip ?? null });
+    const call = { ip: this.context(req).ip ?? null };
+    const operations = this.deps.operations;
+    switch (action.action) {
+      case 'approve':
+      case 'reject':
+        return operations.call('decideApproval', principal, { id: orderId, nodeId: action.nodeId, decision: action.action === 'approve' ? 'approved' : 'rejected', note: action.note }, call);
+      case 'deliver_event':
+        return operations.call('deliverEvent', principal, { id: orderId, event: action.event, payload: action.payload }, call);
+      case 'cancel':
+        return operations.call('cancelOrder', principal, { id: orderId, reason: action.reason ?? `Cancelled from the order page by ${principal.actor}` }, call);
+    }
   }
 }
 

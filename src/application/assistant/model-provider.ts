@@ -100,7 +100,7 @@ export async function askModel(
       }
       let content: string;
       try {
-        lastData = await registry.call(toolCall.function.name, caller, args, call);
+        lastData = await registry.callByName(toolCall.function.name, caller, args, call);
         lastTool = toolCall.function.name;
         content = JSON.stringify(lastData).slice(0, 20_000);
       } catch (err) {

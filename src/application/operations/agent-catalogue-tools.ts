@@ -1,10 +1,9 @@
 // Agents' catalogue tools (contract section 11) as adapters of the back-office operations REST binds: products with their stock, the stock review on demand.
 import { z } from 'zod';
-import type { AnyOperation } from '../operation.js';
 import { agentTool } from '../agent-tool.js';
 import type { backOfficeOperations } from './back-office-operations.js';
 
-export function agentCatalogueTools(backOffice: ReturnType<typeof backOfficeOperations>): AnyOperation[] {
+export function agentCatalogueTools(backOffice: ReturnType<typeof backOfficeOperations>) {
   return [
     agentTool(backOffice.listProducts, {
       name: 'find_products',
@@ -50,4 +49,10 @@ export function agentCatalogueTools(backOffice: ReturnType<typeof backOfficeOper
       }),
     }),
   ];
+}
+
+declare module '../operation-types.js' {
+  interface OperationModules {
+    agentCatalogueTools: ReturnType<typeof agentCatalogueTools>;
+  }
 }

@@ -1,6 +1,6 @@
 // The `chat` skill (contract section 11): plain-language questions answered by the read tools, writes proposed for confirmation.
 import { z } from 'zod';
-import { defineOperation, type AnyOperation } from '../operation.js';
+import { defineOperation } from '../operation.js';
 import type { OperationRegistry } from '../operation-registry.js';
 import { answerQuestion } from '../assistant/chat-engine.js';
 import { askModel, type ModelProviderConfig } from '../assistant/model-provider.js';
@@ -22,7 +22,7 @@ export interface ChatToolDeps {
   warn?: (message: string) => void;
 }
 
-export function agentChatTool(deps: ChatToolDeps): AnyOperation {
+export function agentChatTool(deps: ChatToolDeps) {
   return defineOperation({
     name: 'chat',
     summary: 'Ask about orders in plain language',
@@ -56,4 +56,10 @@ export function agentChatTool(deps: ChatToolDeps): AnyOperation {
       }
     },
   });
+}
+
+declare module '../operation-types.js' {
+  interface OperationModules {
+    agentChatTool: ReturnType<typeof agentChatTool>;
+  }
 }

@@ -1,6 +1,5 @@
 // Agents' flow tools (contract section 11) as adapters of the flow operations REST binds: list, read a draft as steps and connections, publish, propose a change.
 import { z } from 'zod';
-import type { AnyOperation } from '../operation.js';
 import { agentTool } from '../agent-tool.js';
 import { flowListRowSchema, type flowOperations } from './flow-operations.js';
 import type { proposeFlowChangeOperation } from './propose-flow-change.js';
@@ -24,7 +23,7 @@ export interface FlowToolBases {
   proposeFlowChange: ReturnType<typeof proposeFlowChangeOperation>;
 }
 
-export function agentFlowTools(bases: FlowToolBases): AnyOperation[] {
+export function agentFlowTools(bases: FlowToolBases) {
   const { flows } = bases;
   return [
     agentTool(flows.listFlows, {
@@ -78,4 +77,10 @@ export function agentFlowTools(bases: FlowToolBases): AnyOperation[] {
       mapOut: (proposal) => proposal,
     }),
   ];
+}
+
+declare module '../operation-types.js' {
+  interface OperationModules {
+    agentFlowTools: ReturnType<typeof agentFlowTools>;
+  }
 }

@@ -1,6 +1,5 @@
 // Agents' order tools (contract section 11) as adapters of the operations REST binds: place, find, read, what needs attention, assess, decide, deliver, cancel.
 import { z } from 'zod';
-import type { AnyOperation } from '../operation.js';
 import { agentTool } from '../agent-tool.js';
 import { startOrderBodySchema, orderChannelSchema, orderModelSchema } from '../../domain/order-input-schema.js';
 import { AGENT_ORDERS_SCOPE, IDEMPOTENCY_KEY_MAX } from '../../orders/idempotency.js';
@@ -27,7 +26,7 @@ export interface OrderToolBases {
   assessOrder: ReturnType<typeof assessOrderOperation>;
 }
 
-export function agentOrderTools(deps: Pick<OrderOperationDeps, 'db'>, bases: OrderToolBases): AnyOperation[] {
+export function agentOrderTools(deps: Pick<OrderOperationDeps, 'db'>, bases: OrderToolBases) {
   const { orders, overview } = bases;
   return [
     agentTool(orders.startOrder, {
@@ -156,4 +155,10 @@ export function agentOrderTools(deps: Pick<OrderOperationDeps, 'db'>, bases: Ord
       mapOut: (ok) => ok,
     }),
   ];
+}
+
+declare module '../operation-types.js' {
+  interface OperationModules {
+    agentOrderTools: ReturnType<typeof agentOrderTools>;
+  }
 }

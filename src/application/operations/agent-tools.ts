@@ -1,6 +1,5 @@
 // The agents' tools of contract section 11, as registry operations with `audience: 'agents'` (MCP tools, A2A skills):
 // each an adapter of the operation REST binds (src/application/agent-tool.ts), chat aside (it calls the others).
-import type { AnyOperation } from '../operation.js';
 import { agentOrderTools, type OrderToolBases } from './agent-order-tools.js';
 import { agentFlowTools, type FlowToolBases } from './agent-flow-tools.js';
 import { agentChatTool, type ChatToolDeps } from './agent-chat-tool.js';
@@ -30,7 +29,7 @@ export const AGENT_TOOL_NAMES = [
  * catalogue tools (find_products, run_stock_review) adapt the back-office operations and are added
  * with them by the commerce module (agent-catalogue-tools.ts).
  */
-export function agentTools(deps: Pick<OrderOperationDeps, 'db' | 'clock'> & { chat: Omit<ChatToolDeps, 'now'> }, bases: OrderToolBases & FlowToolBases): AnyOperation[] {
+export function agentTools(deps: Pick<OrderOperationDeps, 'db' | 'clock'> & { chat: Omit<ChatToolDeps, 'now'> }, bases: OrderToolBases & FlowToolBases) {
   const chat = agentChatTool({ ...deps.chat, now: () => deps.clock.now() });
   return [...agentOrderTools(deps, bases), ...agentFlowTools(bases), chat];
 }

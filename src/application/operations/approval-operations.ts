@@ -1,6 +1,6 @@
 // The approvals inbox as an operation (the dashboard's /approvals and REST GET /api/v1/approvals).
 import { z } from 'zod';
-import { defineOperation, type AnyOperation } from '../operation.js';
+import { defineOperation } from '../operation.js';
 import type { Db } from '../../db/db.js';
 import { INBOX_LIMIT, INBOX_STATUSES, listApprovalInbox } from '../../orders/approval-inbox.js';
 
@@ -23,7 +23,7 @@ const inboxRowSchema = z
   })
   .meta({ id: 'ApprovalInboxRow' });
 
-export function approvalOperations(deps: { db: Db }): AnyOperation[] {
+export function approvalOperations(deps: { db: Db }) {
   return [
     defineOperation({
       name: 'listApprovals',
@@ -38,4 +38,10 @@ export function approvalOperations(deps: { db: Db }): AnyOperation[] {
       run: async (_caller, input) => ({ approvals: await listApprovalInbox(deps.db, input.status ?? 'pending') }),
     }),
   ];
+}
+
+declare module '../operation-types.js' {
+  interface OperationModules {
+    approvals: ReturnType<typeof approvalOperations>;
+  }
 }

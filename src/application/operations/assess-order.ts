@@ -75,3 +75,9 @@ export function assessOrderOperation(deps: AssessOrderDeps) {
     },
   });
 }
+
+declare module '../operation-types.js' {
+  interface OperationModules {
+    assessOrder: ReturnType<typeof assessOrderOperation>;
+  }
+}

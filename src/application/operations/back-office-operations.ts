@@ -1,7 +1,7 @@
 // The back office as operations (the dashboard's /back-office and REST): sellers, products with stock, payouts, mark paid, stock review.
 import { payoutSchema } from './marketplace-operations.js';
 import { z } from 'zod';
-import { defineOperation, type AnyOperation } from '../operation.js';
+import { defineOperation } from '../operation.js';
 import type { Db } from '../../db/db.js';
 import type { Clock } from '../../engine/clock.js';
 import type { Logger } from '../../logging/logger.js';
@@ -103,5 +103,11 @@ export function backOfficeOperations(deps: BackOfficeDeps) {
         return { reorders: r.started.map((s) => ({ sku: s.sku, orderId: s.orderId, qty: s.qty })), alreadyOpen: r.alreadyOpen, skipped: r.skipped };
       },
     }),
-  } satisfies Record<string, AnyOperation>;
+  };
+}
+
+declare module '../operation-types.js' {
+  interface OperationModules {
+    backOffice: ReturnType<typeof backOfficeOperations>;
+  }
 }

@@ -1,6 +1,6 @@
 // The draft editor's check: a graph's validation problems and, when asked, its drawing, without saving (POST /api/v1/flows/:id/validate).
 import { z } from 'zod';
-import { defineOperation, type AnyOperation } from '../operation.js';
+import { defineOperation } from '../operation.js';
 import type { Catalogue } from '../../engine/catalogue.js';
 import { DRAWING_STARTS, type FlowDiagrams } from '../../engine/flows/flow-diagrams.js';
 import { markProblemNodes } from '../../engine/flows/flow-diagram-problems.js';
@@ -10,7 +10,7 @@ import { callerKey } from '../../auth/caller-key.js';
 /** Bounds on a graph sent for checking (the validator's own limits; the drawing has its budget besides). */
 export const DRAFT_CHECK_LIMITS = { nodes: 500, edges: 2000 } as const;
 
-export function flowDraftOperations(deps: { catalogue: Catalogue; diagrams: FlowDiagrams }): AnyOperation[] {
+export function flowDraftOperations(deps: { catalogue: Catalogue; diagrams: FlowDiagrams }) {
   return [
     defineOperation({
       name: 'checkFlowDraft',
@@ -41,4 +41,10 @@ export function flowDraftOperations(deps: { catalogue: Catalogue; diagrams: Flow
       },
     }),
   ];
+}
+
+declare module '../operation-types.js' {
+  interface OperationModules {
+    flowDrafts: ReturnType<typeof flowDraftOperations>;
+  }
 }

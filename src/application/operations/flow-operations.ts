@@ -1,6 +1,6 @@
 // Flows: list, read with graphs, save a draft, publish, the compiled machine, the node catalogue (contract section 4).
 import { z } from 'zod';
-import { defineOperation, type AnyOperation } from '../operation.js';
+import { defineOperation } from '../operation.js';
 import type { Db } from '../../db/db.js';
 import type { Clock } from '../../engine/clock.js';
 import type { Engine } from '../../engine/engine-module.js';
@@ -233,5 +233,11 @@ export function flowOperations(deps: FlowOperationDeps & { diagrams: FlowDiagram
       output: z.object({ nodeTypes: z.array(nodeTypeSchema) }),
       run: async () => ({ nodeTypes }),
     }),
-  } satisfies Record<string, AnyOperation>;
+  };
+}
+
+declare module '../operation-types.js' {
+  interface OperationModules {
+    flows: ReturnType<typeof flowOperations>;
+  }
 }

@@ -1,6 +1,6 @@
 // Identity: the team, API tokens, settings and the audit log (contract section 4; operator unless said).
 import { z } from 'zod';
-import { defineOperation, type AnyOperation } from '../operation.js';
+import { defineOperation } from '../operation.js';
 import type { IdentityDeps } from '../../auth/identity-deps.js';
 import { auditActorOf, listAuditEvents } from '../../auth/audit-log.js';
 import { addPerson, listTeam, resetPassword, resetTwoFactor, setTwoFactorRequirement, updateTeamMember } from '../../auth/team-service.js';
@@ -21,7 +21,7 @@ import { okSchema } from '../../lib/ok-schema.js';
 const personId = z.string().min(1).max(100).describe('The person id');
 const tokenId = z.string().min(1).max(100).describe('The API token id');
 
-export function identityOperations(deps: IdentityDeps): AnyOperation[] {
+export function identityOperations(deps: IdentityDeps) {
   return [
     defineOperation({
       name: 'listTeam',
@@ -164,4 +164,10 @@ export function identityOperations(deps: IdentityDeps): AnyOperation[] {
       run: async (_caller, input) => ({ events: await listAuditEvents(deps.db, input) }),
     }),
   ];
+}
+
+declare module '../operation-types.js' {
+  interface OperationModules {
+    identity: ReturnType<typeof identityOperations>;
+  }
 }

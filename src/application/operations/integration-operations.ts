@@ -1,6 +1,6 @@
 // Integrations: the callers of the signed routes; list, create (secret once), rotate with overlap, revoke (spec "Integrations").
 import { z } from 'zod';
-import { defineOperation, type AnyOperation } from '../operation.js';
+import { defineOperation } from '../operation.js';
 import { listIntegrations } from '../../channels/integrations/integration-store.js';
 import {
   createIntegrationAudited,
@@ -13,7 +13,7 @@ import { okSchema } from '../../lib/ok-schema.js';
 
 const integrationId = z.string().min(1).max(100).describe('The integration id (k= in signatures)');
 
-export function integrationOperations(deps: IntegrationServiceDeps): AnyOperation[] {
+export function integrationOperations(deps: IntegrationServiceDeps) {
   return [
     defineOperation({
       name: 'listIntegrations',
@@ -66,4 +66,10 @@ export function integrationOperations(deps: IntegrationServiceDeps): AnyOperatio
       },
     }),
   ];
+}
+
+declare module '../operation-types.js' {
+  interface OperationModules {
+    integrations: ReturnType<typeof integrationOperations>;
+  }
 }

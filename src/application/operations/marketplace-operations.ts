@@ -1,6 +1,6 @@
 // Marketplace reads: a seller's seller orders, an order's seller orders and payouts (viewer; contract section 4).
 import { z } from 'zod';
-import { defineOperation, type AnyOperation } from '../operation.js';
+import { defineOperation } from '../operation.js';
 import type { Queryable } from '../../db/db.js';
 import { orderSellerOrdersView, payoutsView, sellerOrdersView } from '../../orders/seller-views.js';
 
@@ -41,7 +41,7 @@ export const payoutSchema = z
   })
   .meta({ id: 'Payout', description: "A seller's payout for an order, net of commission; amounts in the order currency" });
 
-export function marketplaceOperations(deps: { db: Queryable }): AnyOperation[] {
+export function marketplaceOperations(deps: { db: Queryable }) {
   return [
     defineOperation({
       name: 'listSellerOrders',
@@ -80,4 +80,10 @@ export function marketplaceOperations(deps: { db: Queryable }): AnyOperation[] {
       run: async (_caller, input) => ({ payouts: await payoutsView(deps.db, input.id) }),
     }),
   ];
+}
+
+declare module '../operation-types.js' {
+  interface OperationModules {
+    marketplace: ReturnType<typeof marketplaceOperations>;
+  }
 }

@@ -1,6 +1,6 @@
 // Notifications: the delivery log of one order's notifications (to whom, which channel, status, attempts, last error).
 import { z } from 'zod';
-import { defineOperation, type AnyOperation } from '../operation.js';
+import { defineOperation } from '../operation.js';
 import type { Db } from '../../db/db.js';
 import { notFound } from '../../domain/errors.js';
 import { listOrderNotifications } from '../../notifications/notification-store.js';
@@ -28,7 +28,7 @@ const notificationSchema = z
   })
   .meta({ id: 'Notification' });
 
-export function notificationOperations(deps: NotificationOperationDeps): AnyOperation[] {
+export function notificationOperations(deps: NotificationOperationDeps) {
   const { db } = deps;
   return [
     defineOperation({
@@ -50,4 +50,10 @@ export function notificationOperations(deps: NotificationOperationDeps): AnyOper
       },
     }),
   ];
+}
+
+declare module '../operation-types.js' {
+  interface OperationModules {
+    notifications: ReturnType<typeof notificationOperations>;
+  }
 }

@@ -1,6 +1,6 @@
 // Orders: start, list, read, deliver an event, decide an approval, cancel, restart (spec "Endpoints", contract 11).
 import { z } from 'zod';
-import { defineOperation, type AnyOperation } from '../operation.js';
+import { defineOperation } from '../operation.js';
 import { orderChannelSchema, orderModelSchema, startOrderBodySchema } from '../../domain/order-input-schema.js';
 import { API_ORDERS_SCOPE, fingerprint, IDEMPOTENCY_KEY_MAX, readIdempotencyKey } from '../../orders/idempotency.js';
 import { startOrder, type OrderServiceDeps } from '../../orders/start-order.js';
@@ -152,5 +152,11 @@ export function orderOperations(deps: OrderOperationDeps) {
         return outcome.replayed ? { orderId: outcome.orderId, replayed: true as const } : { orderId: outcome.orderId };
       },
     }),
-  } satisfies Record<string, AnyOperation>;
+  };
+}
+
+declare module '../operation-types.js' {
+  interface OperationModules {
+    orders: ReturnType<typeof orderOperations>;
+  }
 }

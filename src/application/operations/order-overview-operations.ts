@@ -1,6 +1,6 @@
 // Orders read to reason over (REST, and the agents' get_order, find_orders and needs_attention): one order's brief, a search's totals, what needs attention.
 import { z } from 'zod';
-import { defineOperation, type AnyOperation } from '../operation.js';
+import { defineOperation } from '../operation.js';
 import { orderChannelSchema, orderModelSchema } from '../../domain/order-input-schema.js';
 import { readOrderBrief } from '../../orders/order-brief.js';
 import { findOrders } from '../../orders/order-find.js';
@@ -116,5 +116,11 @@ export function orderOverviewOperations(deps: OrderOperationDeps) {
       output: attentionSchema,
       run: async () => needsAttention(db, deps.clock.now()),
     }),
-  } satisfies Record<string, AnyOperation>;
+  };
+}
+
+declare module '../operation-types.js' {
+  interface OperationModules {
+    orderOverview: ReturnType<typeof orderOverviewOperations>;
+  }
 }

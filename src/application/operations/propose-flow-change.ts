@@ -31,3 +31,9 @@ export function proposeFlowChangeOperation(deps: FlowOperationDeps) {
     },
   });
 }
+
+declare module '../operation-types.js' {
+  interface OperationModules {
+    proposeFlowChange: ReturnType<typeof proposeFlowChangeOperation>;
+  }
+}

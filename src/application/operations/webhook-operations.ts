@@ -1,6 +1,6 @@
 // Outbound webhooks: subscribe a URL to order events (secret once), list, delete, its latest deliveries.
 import { z } from 'zod';
-import { defineOperation, type AnyOperation } from '../operation.js';
+import { defineOperation } from '../operation.js';
 import type { Db } from '../../db/db.js';
 import type { Clock } from '../../engine/clock.js';
 import { notFound } from '../../domain/errors.js';
@@ -37,7 +37,7 @@ const deliverySchema = z
 
 const subscriptionId = z.string().min(1).max(100).describe('The subscription id');
 
-export function webhookOperations(deps: WebhookOperationDeps): AnyOperation[] {
+export function webhookOperations(deps: WebhookOperationDeps) {
   const { db } = deps;
   return [
     defineOperation({
@@ -98,4 +98,10 @@ export function webhookOperations(deps: WebhookOperationDeps): AnyOperation[] {
       },
     }),
   ];
+}
+
+declare module '../operation-types.js' {
+  interface OperationModules {
+    webhooks: ReturnType<typeof webhookOperations>;
+  }
 }

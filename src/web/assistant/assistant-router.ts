@@ -1,7 +1,7 @@
 // GET /assistant (the page, `?name=` picks the conversation) and its script.
 import { Router } from '@koa/router';
 import type { Authenticator } from '../../auth/authenticator.js';
-import { pagePrincipal } from '../dashboard/page-principal.js';
+import { pagePrincipal } from '../page-principal.js';
 import { send } from '../identity/page-responses.js';
 import { assistantPage } from './assistant-page.js';
 import { assistantBundle } from './assistant-bundle.js';

@@ -1,39 +1,16 @@
 // The back office (/back-office): sellers, payouts with status and "mark paid", products with stock, the stock review.
 import type { Principal } from '../../auth/principal.js';
+import type { OperationOutput } from '../../application/operation-types.js';
 import { roleAtLeast } from '../../auth/roles.js';
 import { formatTime, html, notice, page } from '../identity/html.js';
 import { money, statusBadge } from './status-badge.js';
 
-export interface SellerView {
-  id: string;
-  name: string;
-  commission: number;
-  autoAccept: boolean;
-  active: boolean;
-}
+/** What the back office shows, as its operations answer it. */
+export type SellerView = OperationOutput<'listSellers'>['sellers'][number];
 
-export interface LedgerPayoutView {
-  id: string;
-  orderId: string;
-  sellerId: string;
-  currency: string;
-  gross: number;
-  commission: number;
-  net: number;
-  status: string;
-  scheduledAt: number;
-  paidAt: number | null;
-}
+export type LedgerPayoutView = OperationOutput<'listPayouts'>['payouts'][number];
 
-export interface ProductView {
-  sku: string;
-  name: string;
-  sellerId: string | null;
-  stock: number;
-  reserved: number;
-  available: number;
-  reorderPoint: number;
-}
+export type ProductView = OperationOutput<'listProducts'>['products'][number];
 
 export const PAYOUT_FILTERS = ['all', 'scheduled', 'paid', 'reversed'] as const;
 export type PayoutFilter = (typeof PAYOUT_FILTERS)[number];

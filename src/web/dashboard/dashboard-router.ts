@@ -4,6 +4,7 @@ import type { Context } from 'koa';
 import type { Authenticator } from '../../auth/authenticator.js';
 import type { Principal } from '../../auth/principal.js';
 import type { OperationRegistry } from '../../application/operation-registry.js';
+import type { OperationInput, OperationName, OperationOutput } from '../../application/operation-types.js';
 import type { Clock } from '../../engine/clock.js';
 import type { FlowDiagrams } from '../../engine/flows/flow-diagrams.js';
 import type { Catalogue } from '../../engine/catalogue.js';
@@ -14,25 +15,24 @@ import { randomUUID } from 'node:crypto';
 import { DomainError, ValidationError } from '../../domain/errors.js';
 import { HTTP_STATUS } from '../../http/http-errors.js';
 import { callerKey } from '../../auth/caller-key.js';
-import type { OrderView } from '../../orders/order-view.js';
-import { INBOX_STATUSES, type InboxRow, type InboxStatus } from '../../orders/approval-inbox.js';
+import { INBOX_STATUSES, type InboxStatus } from '../../orders/approval-inbox.js';
 import { html, page } from '../identity/html.js';
 import { seeOther, send } from '../identity/page-responses.js';
 import { readForm } from '../identity/read-form.js';
-import { pagePrincipal } from './page-principal.js';
+import { pagePrincipal } from '../page-principal.js';
 import { dashboardCss } from './dashboard-css.js';
 import { dashboardBundle } from './client-bundle.js';
-import { ordersPage, type OrderRow, type OrdersFilters } from './orders-page.js';
+import { ordersPage, type OrdersFilters } from './orders-page.js';
 import { orderFragment, orderPage } from './order-page.js';
-import { liveSections, type PayoutRow, type SellerOrderRow } from './order-sections.js';
+import { liveSections } from './order-sections.js';
 import { approvalsPage } from './approvals-page.js';
-import { flowPage, flowsPage, type FlowRowView } from './flows-page.js';
+import { flowPage, flowsPage } from './flows-page.js';
 import { flowEditorPage } from './flow-editor-page.js';
 import { STARTER_GRAPH } from './starter-graph.js';
 import { graphText } from './graph-text.js';
 import { newOrderPage, type NewOrderValues } from './new-order-page.js';
 import { newOrderInput, readNewOrderValues } from './new-order-input.js';
-import { backOfficePage, PAYOUT_FILTERS, type LedgerPayoutView, type PayoutFilter, type ProductView, type SellerView } from './back-office-page.js';
+import { backOfficePage, PAYOUT_FILTERS, type PayoutFilter } from './back-office-page.js';
 
 export interface DashboardRouterOptions {
   auth: Authenticator;
@@ -47,7 +47,9 @@ const one = (v: unknown): string | undefined => (typeof v === 'string' && v !== 
 
 export function dashboardRouter(o: DashboardRouterOptions): Router {
   const router = new Router();
-  const call = <T>(ctx: Context, principal: Principal, name: string, input: unknown) => o.operations.call(name, principal, input, { ip: ctx.ip ?? null }) as Promise<T>;
+  const call = <N extends OperationName>(ctx: Context, principal: Principal, name: N, input: OperationInput<N>) => o.operations.call(name, principal, input, { ip: ctx.ip ?? null });
+  /** A form's or a query's values as typed: the operation's schema decides (its 400 is the page's). */
+  const callRaw = <N extends OperationName>(ctx: Context, principal: Principal, name: N, input: unknown) => o.operations.callRaw(name, principal, input, { ip: ctx.ip ?? null });
 
   /** A refused or failed read as a page with its status (never a 500 for bad input). */
   async function guarded(ctx: Context, principal: Principal, run: () => Promise<void>): Promise<void> {
@@ -90,7 +92,7 @@ export function dashboardRouter(o: DashboardRouterOptions): Router {
     const filters: OrdersFilters = { status: one(ctx.query.status), model: one(ctx.query.model), channel: one(ctx.query.channel), q: one(ctx.query.q) };
     const cursor = one(ctx.query.cursor);
     try {
-      const list = await call<{ orders: OrderRow[]; nextCursor: string | null }>(ctx, principal, 'listOrders', { ...filters, ...(cursor ? { cursor } : {}), limit: 50 });
+      const list = await callRaw(ctx, principal, 'listOrders', { ...filters, ...(cursor ? { cursor } : {}), limit: 50 });
       send(ctx, 200, ordersPage({ nonce: ctx.state.cspNonce, principal, orders: list.orders, nextCursor: list.nextCursor, filters, paged: Boolean(cursor) }));
     } catch (err) {
       if (!(err instanceof DomainError)) throw err;
@@ -100,7 +102,7 @@ export function dashboardRouter(o: DashboardRouterOptions): Router {
 
   /** The new order form, with a fresh idempotency key each time it is drawn. */
   async function renderNewOrder(ctx: Context, principal: Principal, status: number, values: NewOrderValues, err?: DomainError) {
-    const { flows } = await call<{ flows: FlowRowView[] }>(ctx, principal, 'listFlows', {});
+    const { flows } = await call(ctx, principal, 'listFlows', {});
     const issues = err instanceof ValidationError ? err.issues : undefined;
     send(ctx, status, newOrderPage({ nonce: ctx.state.cspNonce, principal, flows, values, idempotencyKey: randomUUID(), error: err?.message ?? null, issues }));
   }
@@ -117,7 +119,7 @@ export function dashboardRouter(o: DashboardRouterOptions): Router {
     const field = await readForm(ctx);
     const values = readNewOrderValues(field);
     try {
-      const { orderId } = await call<{ orderId: string }>(ctx, principal, 'startOrder', newOrderInput(values, field('idempotencyKey').slice(0, 255)));
+      const { orderId } = await callRaw(ctx, principal, 'startOrder', newOrderInput(values, field('idempotencyKey').slice(0, 255)));
       seeOther(ctx, `/orders/${encodeURIComponent(orderId)}`);
     } catch (err) {
       if (!(err instanceof DomainError)) throw err;
@@ -127,10 +129,10 @@ export function dashboardRouter(o: DashboardRouterOptions): Router {
 
   /** The order's view, drawing and live sections, as the person may see them. */
   async function orderParts(ctx: Context, principal: Principal, id: string) {
-    const view = await call<OrderView>(ctx, principal, 'getOrder', { id });
+    const view = await call(ctx, principal, 'getOrder', { id });
     const [{ payouts }, { sellerOrders }] = await Promise.all([
-      call<{ payouts: PayoutRow[] }>(ctx, principal, 'listOrderPayouts', { id }),
-      call<{ sellerOrders: SellerOrderRow[] }>(ctx, principal, 'listOrderSellerOrders', { id }),
+      call(ctx, principal, 'listOrderPayouts', { id }),
+      call(ctx, principal, 'listOrderSellerOrders', { id }),
     ]);
     return { view, sections: liveSections(view, principal, payouts, sellerOrders) };
   }
@@ -164,26 +166,22 @@ export function dashboardRouter(o: DashboardRouterOptions): Router {
     if (!principal) return;
     const raw = one(ctx.query.status) ?? 'pending';
     const status = (INBOX_STATUSES as readonly string[]).includes(raw) ? (raw as InboxStatus) : 'pending';
-    const rows = (await call<{ approvals: InboxRow[] }>(ctx, principal, 'listApprovals', { status })).approvals;
+    const rows = (await call(ctx, principal, 'listApprovals', { status })).approvals;
     send(ctx, raw === status ? 200 : 400, approvalsPage({ nonce: ctx.state.cspNonce, principal, rows, status, now: o.clock.now(), error: raw === status ? null : `Unknown status ${raw}: showing pending.` }));
   });
 
   router.get('/flows', async (ctx) => {
     const principal = await pagePrincipal(o.auth, ctx);
     if (!principal) return;
-    const { flows } = await call<{ flows: FlowRowView[] }>(ctx, principal, 'listFlows', {});
+    const { flows } = await call(ctx, principal, 'listFlows', {});
     send(ctx, 200, flowsPage({ nonce: ctx.state.cspNonce, principal, flows }));
   });
 
   async function renderFlow(ctx: Context, principal: Principal, id: string, status: number, extra: { error?: string; ok?: string } = {}) {
-    const detail = await call<{
-      flow: FlowRowView;
-      draft: { graph: unknown; problems: { nodeId?: string; message: string }[] };
-      versions: { version: number; name: string; graph: unknown; createdBy: string; createdAt: number }[];
-    }>(ctx, principal, 'getFlow', { id });
+    const detail = await call(ctx, principal, 'getFlow', { id });
     const asked = Number(ctx.query.version);
     const chosen = detail.versions.find((v) => v.version === asked) ?? detail.versions.at(-1) ?? null;
-    const { nodeTypes } = await call<{ nodeTypes: { type: string; description: string }[] }>(ctx, principal, 'listNodeTypes', {});
+    const { nodeTypes } = await call(ctx, principal, 'listNodeTypes', {});
     const describe = new Map(nodeTypes.map((t) => [t.type, t.description]));
     const graphNodes = ((chosen?.graph as { nodes?: { id: string; type: string; label?: string }[] } | null)?.nodes ?? []).map((n) => ({
       id: n.id,
@@ -226,7 +224,7 @@ export function dashboardRouter(o: DashboardRouterOptions): Router {
     const id = ctx.params.id;
     await guarded(ctx, principal, async () => {
       try {
-        const { version } = await call<{ version: number }>(ctx, principal, 'publishFlow', { id });
+        const { version } = await call(ctx, principal, 'publishFlow', { id });
         seeOther(ctx, `/flows/${encodeURIComponent(id)}?version=${version}&published=1`);
       } catch (err) {
         if (!(err instanceof DomainError) || err.kind !== 'invalid_input') throw err;
@@ -235,12 +233,12 @@ export function dashboardRouter(o: DashboardRouterOptions): Router {
     });
   });
 
-  type FlowDetail = { flow: FlowRowView & { channels: string[] }; draft: { graph: unknown; problems: { nodeId?: string; message: string }[] } };
+  type FlowDetail = OperationOutput<'getFlow'>;
 
   /** The flow as saved, or null when there is none yet (the editor then creates it); a malformed id is getFlow's 400. */
   async function savedFlow(ctx: Context, principal: Principal, id: string): Promise<FlowDetail | null> {
     try {
-      return await call<FlowDetail>(ctx, principal, 'getFlow', { id });
+      return await call(ctx, principal, 'getFlow', { id });
     } catch (err) {
       if (err instanceof DomainError && err.kind === 'not_found') return null;
       throw err;
@@ -301,7 +299,7 @@ export function dashboardRouter(o: DashboardRouterOptions): Router {
       }
       let problems: { nodeId?: string; message: string }[];
       try {
-        const saved = await call<{ problems: { message: string }[] }>(ctx, principal, 'saveFlowDraft', {
+        const saved = await callRaw(ctx, principal, 'saveFlowDraft', {
           id,
           name: form.name,
           description: form.description || null,
@@ -316,7 +314,7 @@ export function dashboardRouter(o: DashboardRouterOptions): Router {
       }
       if (field('intent') !== 'publish') return seeOther(ctx, `/flows/${encodeURIComponent(id)}/edit?saved=1`);
       if (problems.length) return renderEditor(ctx, principal, 400, id, await savedFlow(ctx, principal, id), form, { error: `Saved, not published: ${problems.length} problem${problems.length === 1 ? '' : 's'} to fix first.` });
-      const { version } = await call<{ version: number }>(ctx, principal, 'publishFlow', { id });
+      const { version } = await call(ctx, principal, 'publishFlow', { id });
       seeOther(ctx, `/flows/${encodeURIComponent(id)}?version=${version}&published=1`);
     });
   });
@@ -326,9 +324,9 @@ export function dashboardRouter(o: DashboardRouterOptions): Router {
     const raw = one(ctx.query.payouts) ?? 'all';
     const payoutFilter = (PAYOUT_FILTERS as readonly string[]).includes(raw) ? (raw as PayoutFilter) : 'all';
     const [{ sellers }, { payouts }, { products }] = await Promise.all([
-      call<{ sellers: SellerView[] }>(ctx, principal, 'listSellers', {}),
-      call<{ payouts: LedgerPayoutView[] }>(ctx, principal, 'listPayouts', payoutFilter === 'all' ? {} : { status: payoutFilter }),
-      call<{ products: ProductView[] }>(ctx, principal, 'listProducts', {}),
+      call(ctx, principal, 'listSellers', {}),
+      call(ctx, principal, 'listPayouts', payoutFilter === 'all' ? {} : { status: payoutFilter }),
+      call(ctx, principal, 'listProducts', {}),
     ]);
     const error = extra.error ?? (raw === payoutFilter ? undefined : `Unknown payout status ${raw}: showing all.`);
     send(ctx, raw === payoutFilter ? status : 400, backOfficePage({ nonce: ctx.state.cspNonce, principal, sellers, payouts, payoutFilter, products, error, ok: extra.ok }));
@@ -362,7 +360,7 @@ export function dashboardRouter(o: DashboardRouterOptions): Router {
     if (!principal) return;
     await readForm(ctx);
     try {
-      const r = await call<{ reorders: unknown[]; alreadyOpen: string[]; skipped: string | null }>(ctx, principal, 'runStockReview', {});
+      const r = await call(ctx, principal, 'runStockReview', {});
       if (r.skipped) return await renderBackOffice(ctx, principal, 200, { error: `Nothing started: ${r.skipped}.` });
       seeOther(ctx, `/back-office?reviewed=${r.reorders.length}&open=${r.alreadyOpen.length}#stock-h`);
     } catch (err) {

@@ -1,17 +1,11 @@
 // The flows list (/flows) and a flow's page (/flows/<id>): versions drawn, node catalogue entries, draft problems, publish.
 import type { Principal } from '../../auth/principal.js';
+import type { OperationOutput } from '../../application/operation-types.js';
 import { roleAtLeast } from '../../auth/roles.js';
 import { formatTime, html, notice, page, raw } from '../identity/html.js';
 
-export interface FlowRowView {
-  id: string;
-  name: string;
-  description: string | null;
-  model: string | null;
-  publishedVersion: number | null;
-  nodeCount: number;
-  updatedAt: number;
-}
+/** A flow as `listFlows` answers it. */
+export type FlowRowView = OperationOutput<'listFlows'>['flows'][number];
 
 export function flowsPage(o: { nonce: string; principal: Principal; flows: FlowRowView[] }): string {
   return page({

@@ -1,9 +1,9 @@
 // The order page (/orders/<id>): status and reason, the live drawing, waits with countdowns and decisions, cancel, the live sections.
 import type { Principal } from '../../auth/principal.js';
 import { roleAtLeast } from '../../auth/roles.js';
-import type { OrderView } from '../../orders/order-view.js';
 import { html, page, raw, type Html } from '../identity/html.js';
 import { statusBadge } from './status-badge.js';
+import type { OrderView } from './order-sections.js';
 
 const FINISHED = new Set(['completed', 'failed', 'rolled_back', 'cancelled', 'declined']);
 

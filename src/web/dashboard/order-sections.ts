@@ -1,31 +1,18 @@
 // The live sections of the order page (waits, summary, lines, seller orders, payouts, documents, timeline), rendered on load and re-fetched on every change.
 import type { Principal } from '../../auth/principal.js';
 import { roleAtLeast } from '../../auth/roles.js';
-import type { OrderView } from '../../orders/order-view.js';
+import type { OperationOutput } from '../../application/operation-types.js';
 import { formatTime, html, type Html } from '../identity/html.js';
 import { money, statusBadge } from './status-badge.js';
 
 /** An order's payouts as `listOrderPayouts` answers them. */
-export interface PayoutRow {
-  id: string;
-  sellerId: string;
-  currency: string;
-  gross: number;
-  commission: number;
-  net: number;
-  status: string;
-}
+export type PayoutRow = OperationOutput<'listOrderPayouts'>['payouts'][number];
 
 /** An order's seller order as `listOrderSellerOrders` answers it (first party: sellerId null). */
-export interface SellerOrderRow {
-  id: string;
-  sellerId: string | null;
-  currency: string;
-  subtotal: number;
-  status: string;
-  reason: string | null;
-  lines: { lineNo: number; sku: string; qty: number }[];
-}
+export type SellerOrderRow = OperationOutput<'listOrderSellerOrders'>['sellerOrders'][number];
+
+/** An order as `getOrder` answers it. */
+export type OrderView = OperationOutput<'getOrder'>;
 
 /** Approve/Reject for an approval wait; the client holds each decision for the undo window before sending it. */
 export function decisionButtons(orderId: string, nodeId: string): Html {

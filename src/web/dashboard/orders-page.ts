@@ -1,23 +1,13 @@
 // The orders list (/orders): the API's filters as query parameters, waiting-on column, newest first, cursor paging.
 import type { Principal } from '../../auth/principal.js';
+import type { OperationOutput } from '../../application/operation-types.js';
 import { ORDER_CHANNELS, ORDER_MODELS } from '../../domain/order-input-schema.js';
 import { ORDER_STATUSES } from '../../orders/order-schemas.js';
 import { formatTime, html, notice, page } from '../identity/html.js';
 import { money, statusBadge } from './status-badge.js';
 
-export interface OrderRow {
-  id: string;
-  model: string;
-  channel: string;
-  status: string;
-  title: string | null;
-  flowId: string;
-  flowVersion: number;
-  currency: string;
-  total: number;
-  waitingOn: string[];
-  createdAt: number;
-}
+/** A row as `listOrders` answers it. */
+export type OrderRow = OperationOutput<'listOrders'>['orders'][number];
 
 export interface OrdersFilters {
   status?: string;

@@ -3,12 +3,11 @@ import { requestInfo, seeOther, send, SIGN_IN_FAILED, waitText } from './page-re
 import { connectedAppsOf } from '../../auth/connected-apps.js';
 import { Router } from '@koa/router';
 import type { Context } from 'koa';
-import { DomainError } from '../../domain/errors.js';
+import { DomainError, RoleRequiredError, ValidationError } from '../../domain/errors.js';
 import type { Authenticator } from '../../auth/authenticator.js';
 import type { Principal } from '../../auth/principal.js';
-import { roleAtLeast, roles, type Role } from '../../auth/roles.js';
 import type { IdentityDeps, RequestInfo } from '../../auth/identity-deps.js';
-import { auditActorOf, auditTypes, listAuditEvents, type AuditType } from '../../auth/audit-log.js';
+import { auditActorOf, auditTypes, type AuditType } from '../../auth/audit-log.js';
 import { completeTwoFactor, signIn } from '../../auth/sign-in-service.js';
 import {
   accountPerson,
@@ -23,21 +22,10 @@ import {
   pendingOrNewEnrolment,
   startEnrolment,
 } from '../../auth/account-service.js';
-import { createApiToken, listTokens, revokeToken } from '../../auth/api-token-service.js';
-import {
-  addPerson,
-  listTeam,
-  resetPassword,
-  resetTwoFactor,
-  setTwoFactorRequirement,
-  updateTeamMember,
-} from '../../auth/team-service.js';
 import { countRecoveryCodes } from '../../auth/recovery-codes.js';
 import { deleteSession, SESSION_ABSOLUTE_MS, CHALLENGE_MS } from '../../auth/session-store.js';
 import { readCookie, type CookieNames } from '../../auth/session-cookie.js';
 import { clearCookie, setCookie } from './cookie-writer.js';
-import { tokenLifetimes, type TokenLifetime } from '../../auth/api-token-store.js';
-import { twoFactorRequirements, type TwoFactorRequirement } from '../../auth/two-factor-policy.js';
 import { HTTP_STATUS } from '../../http/http-errors.js';
 import { identityCss } from './identity-css.js';
 import { loginPage, twoFactorPage } from './login-pages.js';
@@ -46,10 +34,15 @@ import { teamPage, type TeamView } from './team-page.js';
 import { auditPage } from './audit-page.js';
 import { html, page } from './html.js';
 import { readForm, safeNext } from './read-form.js';
+import type { OperationRegistry } from '../../application/operation-registry.js';
+import type { OperationInput, OperationName } from '../../application/operation-types.js';
+import { forbiddenPage, pagePrincipal as signedIn } from '../page-principal.js';
 
 export interface IdentityRouterOptions {
   deps: IdentityDeps;
   auth: Authenticator;
+  /** The team, token, settings and audit actions are the registry's identity operations: they decide roles and inputs. */
+  operations: OperationRegistry;
   names: () => CookieNames;
   /** Issuer shown in authenticator apps. */
   issuer: string;
@@ -60,40 +53,42 @@ export function identityRouter(o: IdentityRouterOptions): Router {
   const { deps, auth } = o;
   const router = new Router();
 
-  /** The session principal of a page request, or null after answering (sign-in redirect, Account redirect, 403). */
-  async function pagePrincipal(ctx: Context, need: Role | null, allowRestricted: boolean): Promise<Principal | null> {
-    let principal: Principal | null = null;
-    try {
-      principal = await auth.authenticate(ctx);
-    } catch (err) {
-      if (!(err instanceof DomainError) || err.kind !== 'unauthenticated') throw err;
-    }
-    if (!principal) {
-      seeOther(ctx, `/login?next=${encodeURIComponent(ctx.method === 'GET' ? ctx.originalUrl : '/account')}`);
-      return null;
-    }
-    if (principal.restricted && !allowRestricted) {
-      seeOther(ctx, '/account');
-      return null;
-    }
-    if (need && !roleAtLeast(principal.role, need)) {
-      send(ctx, 403, page({ title: 'Not allowed', nonce: ctx.state.cspNonce, principal, body: html`<p role="alert">This page needs the ${need} role.</p>` }));
-      return null;
-    }
-    return principal;
-  }
+  /** The signed-in person of a page request, or null after answering (sign-in or Account redirect); roles are the operations'. */
+  const pagePrincipal = (ctx: Context, allowRestricted: boolean) => signedIn(auth, ctx, null, { allowRestricted, postNext: '/account' });
 
-  /** Runs a page action; a DomainError becomes the page re-rendered with its message and status. */
-  async function attempt<T>(ctx: Context, action: () => Promise<T>, onError: (message: string, status: number) => Promise<void>): Promise<T | undefined> {
+  /**
+   * Runs a page action; a DomainError becomes the page re-rendered with its message and status, except a role
+   * below the operation's (the 403 page) and, with `invalid`, an input the operation's schema refused (the form's message).
+   */
+  async function attempt<T>(
+    ctx: Context,
+    principal: Principal,
+    action: () => Promise<T>,
+    onError: (message: string, status: number) => Promise<void>,
+    invalid?: string,
+  ): Promise<T | undefined> {
     try {
       return await action();
     } catch (err) {
       if (!(err instanceof DomainError)) throw err;
+      if (err instanceof RoleRequiredError) {
+        forbiddenPage(ctx, principal, err.role);
+        return undefined;
+      }
+      if (invalid && err instanceof ValidationError) {
+        await onError(invalid, HTTP_STATUS[err.kind]);
+        return undefined;
+      }
       if (typeof err.details?.retryAfterSeconds === 'number') ctx.set('Retry-After', String(err.details.retryAfterSeconds));
       await onError(err.kind === 'throttled' ? waitText(Number(err.details?.retryAfterSeconds ?? 60)) : err.message, HTTP_STATUS[err.kind]);
       return undefined;
     }
   }
+
+  /** Runs the registry operation `name` as the page's person, with the request's address. */
+  const call = <N extends OperationName>(ctx: Context, principal: Principal, name: N, input: OperationInput<N>) => o.operations.call(name, principal, input, { ip: ctx.ip ?? null });
+  /** The same with a form's values as typed: the operation's schema is their only check. */
+  const callRaw = <N extends OperationName>(ctx: Context, principal: Principal, name: N, input: unknown) => o.operations.callRaw(name, principal, input, { ip: ctx.ip ?? null });
 
   function startSession(ctx: Context, token: string, next: string | null): void {
     const names = o.names();
@@ -175,7 +170,6 @@ export function identityRouter(o: IdentityRouterOptions): Router {
   // ---- Account ----
   async function accountView(ctx: Context, principal: Principal, extra: Partial<AccountView> = {}): Promise<AccountView> {
     const person = principal.kind === 'person' ? await accountPerson(deps, principal) : null;
-    const showTokens = principal.role === 'operator' && !principal.restricted;
     return {
       nonce: ctx.state.cspNonce,
       principal,
@@ -183,10 +177,20 @@ export function identityRouter(o: IdentityRouterOptions): Router {
       recoveryRemaining: person ? await countRecoveryCodes(deps.db, person.id) : 0,
       twoFactorRequired: person ? await deps.policy.covers(person.role) : false,
       sessions: await listOwnSessions(deps, principal),
-      tokens: showTokens ? await listTokens(deps) : null,
+      tokens: await visibleTokens(ctx, principal),
       connectedApps: person ? await connectedAppsOf(deps.db, person.id) : [],
       ...extra,
     };
+  }
+
+  /** The API tokens section: shown to whoever `listApiTokens` answers (its role, not a restricted person), else none. */
+  async function visibleTokens(ctx: Context, principal: Principal) {
+    try {
+      return (await call(ctx, principal, 'listApiTokens', {})).tokens;
+    } catch (err) {
+      if (err instanceof DomainError && err.kind === 'forbidden') return null;
+      throw err;
+    }
   }
 
   async function renderAccount(ctx: Context, principal: Principal, status: number, extra: Partial<AccountView> = {}) {
@@ -205,16 +209,17 @@ export function identityRouter(o: IdentityRouterOptions): Router {
   }
 
   router.get('/account', async (ctx) => {
-    const principal = await pagePrincipal(ctx, null, true);
+    const principal = await pagePrincipal(ctx, true);
     if (principal) await renderAccount(ctx, principal, 200);
   });
 
   router.post('/account/password', async (ctx) => {
-    const principal = await pagePrincipal(ctx, null, true);
+    const principal = await pagePrincipal(ctx, true);
     if (!principal) return;
     const form = await readForm(ctx);
     const done = await attempt(
       ctx,
+      principal,
       async () => changePassword(deps, principal, { current: form('current'), password: form('password') }, requestInfo(ctx)).then(() => true),
       (message, status) => renderAccount(ctx, principal, status, { error: message }),
     );
@@ -225,26 +230,31 @@ export function identityRouter(o: IdentityRouterOptions): Router {
   // shows a secret); it never replaces one (security review L7), so a cross-site navigation carrying
   // the Lax cookie cannot reset an enrolment in progress.
   router.get('/account/two-factor', async (ctx) => {
-    const principal = await pagePrincipal(ctx, null, true);
+    const principal = await pagePrincipal(ctx, true);
     if (!principal) return;
-    const enrolment = await attempt(ctx, () => pendingOrNewEnrolment(deps, principal, o.issuer), (message, status) => renderAccount(ctx, principal, status, { error: message }));
+    const enrolment = await attempt(
+ctx,
+principal, () => pendingOrNewEnrolment(deps, principal, o.issuer), (message, status) => renderAccount(ctx, principal, status, { error: message }));
     if (enrolment) send(ctx, 200, enrolPage({ nonce: ctx.state.cspNonce, principal, ...enrolment }));
   });
 
   // Replacing the pending secret ("Start over with a new key") is a POST, under the browser protections; then back to the page.
   router.post('/account/two-factor/start', async (ctx) => {
-    const principal = await pagePrincipal(ctx, null, true);
+    const principal = await pagePrincipal(ctx, true);
     if (!principal) return;
-    const started = await attempt(ctx, () => startEnrolment(deps, principal).then(() => true), (message, status) => renderAccount(ctx, principal, status, { error: message }));
+    const started = await attempt(
+ctx,
+principal, () => startEnrolment(deps, principal).then(() => true), (message, status) => renderAccount(ctx, principal, status, { error: message }));
     if (started) seeOther(ctx, '/account/two-factor');
   });
 
   router.post('/account/two-factor', async (ctx) => {
-    const principal = await pagePrincipal(ctx, null, true);
+    const principal = await pagePrincipal(ctx, true);
     if (!principal) return;
     const form = await readForm(ctx);
     const codes = await attempt(
       ctx,
+      principal,
       () => enableTwoFactor(deps, principal, { password: form('password'), code: form('code') }, requestInfo(ctx)),
       async (message, status) => {
         // Show the same pending secret again so the person can retry with the next code.
@@ -257,11 +267,12 @@ export function identityRouter(o: IdentityRouterOptions): Router {
   });
 
   router.post('/account/two-factor/disable', async (ctx) => {
-    const principal = await pagePrincipal(ctx, null, true);
+    const principal = await pagePrincipal(ctx, true);
     if (!principal) return;
     const form = await readForm(ctx);
     const done = await attempt(
       ctx,
+      principal,
       () => disableTwoFactor(deps, principal, form('password'), requestInfo(ctx)).then(() => true),
       (message, status) => renderAccount(ctx, principal, status, { error: message }),
     );
@@ -269,11 +280,12 @@ export function identityRouter(o: IdentityRouterOptions): Router {
   });
 
   router.post('/account/recovery-codes', async (ctx) => {
-    const principal = await pagePrincipal(ctx, null, true);
+    const principal = await pagePrincipal(ctx, true);
     if (!principal) return;
     const form = await readForm(ctx);
     const codes = await attempt(
       ctx,
+      principal,
       () => newRecoveryCodes(deps, principal, form('password'), requestInfo(ctx)),
       (message, status) => renderAccount(ctx, principal, status, { error: message }),
     );
@@ -281,16 +293,20 @@ export function identityRouter(o: IdentityRouterOptions): Router {
   });
 
   router.post('/account/sessions/end-others', async (ctx) => {
-    const principal = await pagePrincipal(ctx, null, true);
+    const principal = await pagePrincipal(ctx, true);
     if (!principal) return;
-    const ended = await attempt(ctx, () => endOtherSessions(deps, principal, requestInfo(ctx)), (m, s) => renderAccount(ctx, principal, s, { error: m }));
+    const ended = await attempt(
+ctx,
+principal, () => endOtherSessions(deps, principal, requestInfo(ctx)), (m, s) => renderAccount(ctx, principal, s, { error: m }));
     if (ended !== undefined) await renderAccount(ctx, principal, 200, { ok: `${ended} other session${ended === 1 ? '' : 's'} ended.` });
   });
 
   router.post('/account/sessions/:id/end', async (ctx) => {
-    const principal = await pagePrincipal(ctx, null, true);
+    const principal = await pagePrincipal(ctx, true);
     if (!principal) return;
-    const wasCurrent = await attempt(ctx, () => endOwnSession(deps, principal, ctx.params.id, requestInfo(ctx)), (m, s) => renderAccount(ctx, principal, s, { error: m }));
+    const wasCurrent = await attempt(
+ctx,
+principal, () => endOwnSession(deps, principal, ctx.params.id, requestInfo(ctx)), (m, s) => renderAccount(ctx, principal, s, { error: m }));
     if (wasCurrent === true) {
       const names = o.names();
       clearCookie(ctx, names.session, names.secure);
@@ -299,105 +315,112 @@ export function identityRouter(o: IdentityRouterOptions): Router {
   });
 
   router.post('/account/api-tokens', async (ctx) => {
-    const principal = await pagePrincipal(ctx, 'operator', false);
+    const principal = await pagePrincipal(ctx, false);
     if (!principal) return;
     const form = await readForm(ctx);
-    const name = form('name').trim();
-    const role = form('role') as Role;
-    const expiresIn = (form('expiresIn') || '90d') as TokenLifetime;
-    if (!name || name.length > 100 || !roles.includes(role) || !tokenLifetimes.includes(expiresIn))
-      return renderAccount(ctx, principal, 400, { error: 'Give a name (1 to 100 characters), a role and an expiry.' });
-    const created = await createApiToken(deps, principal, { name, role, expiresIn }, ctx.ip);
-    await renderAccount(ctx, principal, 201, { ok: `Token ${created.token.name} created.`, newTokenSecret: created.secret });
+    const input = { name: form('name'), role: form('role'), expiresIn: form('expiresIn') || undefined };
+    const created = await attempt(
+      ctx,
+      principal,
+      () => callRaw(ctx, principal, 'createApiToken', input),
+      (m, s) => renderAccount(ctx, principal, s, { error: m }),
+      'Give a name (1 to 100 characters), a role and an expiry.',
+    );
+    if (created) await renderAccount(ctx, principal, 201, { ok: `Token ${created.token.name} created.`, newTokenSecret: created.secret });
   });
 
   router.post('/account/api-tokens/:id/revoke', async (ctx) => {
-    const principal = await pagePrincipal(ctx, 'operator', false);
+    const principal = await pagePrincipal(ctx, false);
     if (!principal) return;
-    const done = await attempt(ctx, () => revokeToken(deps, principal, ctx.params.id, ctx.ip).then(() => true), (m, s) => renderAccount(ctx, principal, s, { error: m }));
+    const done = await attempt(
+ctx,
+principal, () => call(ctx, principal, 'revokeApiToken', { id: ctx.params.id }), (m, s) => renderAccount(ctx, principal, s, { error: m }));
     if (done) await renderAccount(ctx, principal, 200, { ok: 'The token was revoked.' });
   });
 
   // ---- Team ----
   async function renderTeam(ctx: Context, principal: Principal, status: number, extra: Partial<TeamView> = {}) {
-    send(ctx, status, teamPage({ nonce: ctx.state.cspNonce, principal, people: await listTeam(deps), requirement: await deps.policy.requirement(), ...extra }));
+    const [{ people }, { twoFactorRequirement }] = await Promise.all([call(ctx, principal, 'listTeam', {}), call(ctx, principal, 'getSettings', {})]);
+    send(ctx, status, teamPage({ nonce: ctx.state.cspNonce, principal, people, requirement: twoFactorRequirement, ...extra }));
   }
 
   router.get('/team', async (ctx) => {
-    const principal = await pagePrincipal(ctx, 'operator', false);
-    if (principal) await renderTeam(ctx, principal, 200);
+    const principal = await pagePrincipal(ctx, false);
+    if (principal) await attempt(ctx, principal, () => renderTeam(ctx, principal, 200), (m, s) => renderTeam(ctx, principal, s, { error: m }));
   });
 
   router.post('/team/people', async (ctx) => {
-    const principal = await pagePrincipal(ctx, 'operator', false);
+    const principal = await pagePrincipal(ctx, false);
     if (!principal) return;
     const form = await readForm(ctx);
-    const email = form('email').trim();
-    const role = form('role') as Role;
-    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 254 || !roles.includes(role))
-      return renderTeam(ctx, principal, 400, { error: 'Give a valid email and a role.' });
-    const added = await attempt(
-      ctx,
-      () => addPerson(deps, auditActorOf(principal), { email, name: form('name').slice(0, 200) || null, role }, ctx.ip),
-      (m, s) => renderTeam(ctx, principal, s, { error: m }),
-    );
+    const input = { email: form('email').trim(), name: form('name').slice(0, 200) || null, role: form('role') };
+    const added = await attempt(ctx, principal, () => callRaw(ctx, principal, 'addPerson', input), (m, s) => renderTeam(ctx, principal, s, { error: m }), 'Give a valid email and a role.');
     if (added) await renderTeam(ctx, principal, 201, { ok: `${added.person.email} was added.`, temporaryPassword: { email: added.person.email, password: added.temporaryPassword } });
   });
 
   router.post('/team/people/:id/role', async (ctx) => {
-    const principal = await pagePrincipal(ctx, 'operator', false);
+    const principal = await pagePrincipal(ctx, false);
     if (!principal) return;
-    const role = (await readForm(ctx))('role') as Role;
-    if (!roles.includes(role)) return renderTeam(ctx, principal, 400, { error: 'Choose a role.' });
-    const person = await attempt(ctx, () => updateTeamMember(deps, principal, ctx.params.id, { role }, ctx.ip), (m, s) => renderTeam(ctx, principal, s, { error: m }));
-    if (person) await renderTeam(ctx, principal, 200, { ok: `${person.email} is now ${person.role}.` });
+    const role = (await readForm(ctx))('role');
+    const changed = await attempt(ctx, principal, () => callRaw(ctx, principal, 'updatePerson', { id: ctx.params.id, role }), (m, s) => renderTeam(ctx, principal, s, { error: m }), 'Choose a role.');
+    if (changed) await renderTeam(ctx, principal, 200, { ok: `${changed.person.email} is now ${changed.person.role}.` });
   });
 
   router.post('/team/people/:id/enabled', async (ctx) => {
-    const principal = await pagePrincipal(ctx, 'operator', false);
+    const principal = await pagePrincipal(ctx, false);
     if (!principal) return;
     const enabled = (await readForm(ctx))('enabled') === 'true';
-    const person = await attempt(ctx, () => updateTeamMember(deps, principal, ctx.params.id, { enabled }, ctx.ip), (m, s) => renderTeam(ctx, principal, s, { error: m }));
-    if (person) await renderTeam(ctx, principal, 200, { ok: `${person.email} is ${person.enabled ? 'enabled' : 'disabled'}.` });
+    const changed = await attempt(ctx, principal, () => call(ctx, principal, 'updatePerson', { id: ctx.params.id, enabled }), (m, s) => renderTeam(ctx, principal, s, { error: m }));
+    if (changed) await renderTeam(ctx, principal, 200, { ok: `${changed.person.email} is ${changed.person.enabled ? 'enabled' : 'disabled'}.` });
   });
 
   router.post('/team/people/:id/reset-password', async (ctx) => {
-    const principal = await pagePrincipal(ctx, 'operator', false);
+    const principal = await pagePrincipal(ctx, false);
     if (!principal) return;
     const id = ctx.params.id;
-    const password = await attempt(ctx, () => resetPassword(deps, principal, id, ctx.ip), (m, s) => renderTeam(ctx, principal, s, { error: m }));
-    if (password) {
-      const email = (await listTeam(deps)).find((p) => p.id === id)?.email ?? id;
-      await renderTeam(ctx, principal, 200, { ok: `${email} was signed out everywhere.`, temporaryPassword: { email, password } });
+    const reset = await attempt(ctx, principal, () => call(ctx, principal, 'resetPassword', { id }), (m, s) => renderTeam(ctx, principal, s, { error: m }));
+    if (reset) {
+      const email = (await call(ctx, principal, 'listTeam', {})).people.find((p) => p.id === id)?.email ?? id;
+      await renderTeam(ctx, principal, 200, { ok: `${email} was signed out everywhere.`, temporaryPassword: { email, password: reset.temporaryPassword } });
     }
   });
 
   router.post('/team/people/:id/reset-two-factor', async (ctx) => {
-    const principal = await pagePrincipal(ctx, 'operator', false);
+    const principal = await pagePrincipal(ctx, false);
     if (!principal) return;
-    const done = await attempt(ctx, () => resetTwoFactor(deps, principal, ctx.params.id, ctx.ip).then(() => true), (m, s) => renderTeam(ctx, principal, s, { error: m }));
+    const done = await attempt(
+ctx,
+principal, () => call(ctx, principal, 'resetTwoFactor', { id: ctx.params.id }), (m, s) => renderTeam(ctx, principal, s, { error: m }));
     if (done) await renderTeam(ctx, principal, 200, { ok: 'Two-factor was reset.' });
   });
 
   router.post('/team/two-factor-requirement', async (ctx) => {
-    const principal = await pagePrincipal(ctx, 'operator', false);
+    const principal = await pagePrincipal(ctx, false);
     if (!principal) return;
-    const value = (await readForm(ctx))('twoFactorRequirement') as TwoFactorRequirement;
-    if (!twoFactorRequirements.includes(value)) return renderTeam(ctx, principal, 400, { error: 'Choose who must use two-factor.' });
-    await setTwoFactorRequirement(deps, principal, value, ctx.ip);
-    await renderTeam(ctx, principal, 200, { ok: 'The two-factor requirement was saved.' });
+    const twoFactorRequirement = (await readForm(ctx))('twoFactorRequirement');
+    const saved = await attempt(
+      ctx,
+      principal,
+      () => callRaw(ctx, principal, 'updateSettings', { twoFactorRequirement }),
+      (m, s) => renderTeam(ctx, principal, s, { error: m }),
+      'Choose who must use two-factor.',
+    );
+    if (saved) await renderTeam(ctx, principal, 200, { ok: 'The two-factor requirement was saved.' });
   });
 
   // ---- Audit ----
   router.get('/audit', async (ctx) => {
-    const principal = await pagePrincipal(ctx, 'operator', false);
+    const principal = await pagePrincipal(ctx, false);
     if (!principal) return;
+    // Lenient filters: an unknown type or a bad `before` shows everything rather than an error.
     const type = auditTypes.includes(String(ctx.query.type) as AuditType) ? (String(ctx.query.type) as AuditType) : undefined;
     const beforeRaw = Number(ctx.query.before);
     const before = Number.isInteger(beforeRaw) && beforeRaw > 0 ? beforeRaw : undefined;
     const limit = 100;
-    const events = await listAuditEvents(deps.db, { type, before, limit });
-    send(ctx, 200, auditPage({ nonce: ctx.state.cspNonce, principal, events, type: type ?? null, limit }));
+    const listed = await attempt(ctx, principal, () => call(ctx, principal, 'listAuditEvents', { type, before, limit }), async (m, s) => {
+      send(ctx, s, page({ title: 'Audit', nonce: ctx.state.cspNonce, principal, body: html`<p role="alert">${m}</p>` }));
+    });
+    if (listed) send(ctx, 200, auditPage({ nonce: ctx.state.cspNonce, principal, events: listed.events, type: type ?? null, limit }));
   });
 
   return router;

@@ -25,7 +25,7 @@ describe('place_order exactly once per messageId', () => {
     const body = { flowId: 'once-flow', input: { model: 'b2c', title: `once ${messageId}` } };
     // What the dying request did: the order's transaction committed (with its key), the claim did not.
     const operator = { kind: 'token' as const, id: rows[0].id, role: 'operator' as const, actor: 'token:place-once', via: 'bearer' as const };
-    const first = (await t.service.ctx.operations.call('place_order', operator, { ...body, idempotencyKey: placeOrderKey(owner, messageId) }, { ip: null })) as { orderId: string };
+    const first = (await t.service.ctx.operations.callByName('place_order', operator, { ...body, idempotencyKey: placeOrderKey(owner, messageId) }, { ip: null })) as { orderId: string };
     const retried = asTask(await (await client10(t, token)).sendMessage(send(dataMessage({ skill: 'place_order', input: body }, { messageId }))));
     const placed = await t.service.ctx.db.query("SELECT count(*)::int AS n FROM orders WHERE title = $1", [`once ${messageId}`]);
     expect(placed.rows[0].n).toBe(1);
@@ -49,7 +49,7 @@ describe('place_order exactly once per messageId', () => {
 
   it('place_order with an idempotency key answers the first order for the same body and refuses another body', async () => {
     const operator = { kind: 'workspace' as const, id: null, role: 'operator' as const, actor: 'api', via: 'bearer' as const };
-    const call = (input: unknown) => t.service.ctx.operations.call('place_order', operator, input, { ip: null }) as Promise<{ orderId: string }>;
+    const call = (input: unknown) => t.service.ctx.operations.callByName('place_order', operator, input, { ip: null }) as Promise<{ orderId: string }>;
     const body = { flowId: 'once-flow', input: { model: 'b2c', title: 'keyed' } };
     const a = await call({ ...body, idempotencyKey: 'agent-key-1' });
     expect((await call({ ...body, idempotencyKey: 'agent-key-1' })).orderId).toBe(a.orderId);

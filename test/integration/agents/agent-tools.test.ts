@@ -8,7 +8,7 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 let t: TestService;
 const operator: Principal = { kind: 'person', id: 'per_agent', role: 'operator', actor: 'agent@example.com', via: 'bearer' };
-const call = (tool: string, input: unknown) => t.service.ctx.operations.call(tool, operator, input, { ip: null }) as Promise<any>;
+const call = (tool: string, input: unknown) => t.service.ctx.operations.callByName(tool, operator, input, { ip: null }) as Promise<any>;
 const place = async (flowId: string, input: Record<string, unknown>) => (await call('place_order', { flowId, input: { model: 'b2c', ...input } })).orderId as string;
 
 beforeAll(async () => {

@@ -9,7 +9,7 @@ import { graphs, publishFlow, startBody, startOrdersService } from '../orders/or
 
 let t: TestService;
 const viewer: Principal = { kind: 'token', id: 'tok_viewer', role: 'viewer', actor: 'token:viewer', via: 'bearer' };
-const assess = (input: unknown, caller: Principal | null = viewer) => t.service.ctx.operations.call('assess_order', caller, input, { ip: null }) as Promise<any>;
+const assess = (input: unknown, caller: Principal | null = viewer) => t.service.ctx.operations.callByName('assess_order', caller, input, { ip: null }) as Promise<any>;
 const total = (p: Record<string, number>) => Object.values(p).reduce((s, x) => s + x, 0);
 
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);

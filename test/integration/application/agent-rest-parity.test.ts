@@ -8,7 +8,7 @@ import { graphs, publishFlow, startBody, startOrdersService } from '../orders/or
 let t: TestService;
 let orderId: string;
 const viewer: Principal = { kind: 'token', id: 'tok_parity', role: 'viewer', actor: 'token:parity', via: 'bearer' };
-const tool = (name: string, input: unknown) => t.service.ctx.operations.call(name, viewer, input, { ip: null });
+const tool = (name: string, input: unknown) => t.service.ctx.operations.callByName(name, viewer, input, { ip: null });
 
 beforeAll(async () => {
   t = await startOrdersService();

@@ -66,7 +66,7 @@ describe('agentTool: the base operation runs, with the input and output mapped',
     expect(seen.at(-1)?.call).toBe(call); // one request, one scope: per-request budgets hold across the adapter
     expect(cancelTool).toMatchObject({ audience: 'agents', role: 'operator', effect: 'write', feature: 'orders', adapterOf: cancelOrder });
     await expect(registry.call('cancel_order', viewer, { orderId: 'ord_1' }, call)).rejects.toMatchObject({ kind: 'forbidden' });
-    await expect(registry.call('cancel_order', operator, { id: 'ord_1' }, call)).rejects.toMatchObject({ kind: 'invalid_input' });
+    await expect(registry.callByName('cancel_order', operator, { id: 'ord_1' }, call)).rejects.toMatchObject({ kind: 'invalid_input' });
   });
 
   it('passes a key space to its base only when it declares one', async () => {

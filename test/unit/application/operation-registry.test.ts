@@ -52,9 +52,9 @@ async function refusal(p: Promise<unknown>): Promise<DomainError> {
 describe('OperationRegistry', () => {
   it('refuses a caller without credentials (unauthenticated) and below the role (forbidden) before reading the input', async () => {
     const registry = new OperationRegistry().add(echo);
-    expect((await refusal(registry.call('echoName', null, { name: 'x' }, call))).kind).toBe('unauthenticated');
+    expect((await refusal(registry.callByName('echoName', null, { name: 'x' }, call))).kind).toBe('unauthenticated');
     // Invalid input from a viewer is still "forbidden": a refused caller learns nothing of the input rules.
-    const below = await refusal(registry.call('echoName', person('viewer'), { nope: 1 }, call));
+    const below = await refusal(registry.callByName('echoName', person('viewer'), { nope: 1 }, call));
     expect(below.kind).toBe('forbidden');
     expect(below.message).toBe('This needs the approver role');
     expect(ran).toEqual([]);
@@ -62,14 +62,14 @@ describe('OperationRegistry', () => {
 
   it('refuses a restricted caller (temporary password) unless the operation allows it', async () => {
     const registry = new OperationRegistry().add(echo, defineOperation({ ...echo, name: 'accountAction', allowRestricted: true }));
-    expect((await refusal(registry.call('echoName', person('operator', 'temporary_password'), { name: 'x' }, call))).kind).toBe('forbidden');
-    expect(await registry.call('accountAction', person('operator', 'temporary_password'), { name: 'x' }, call)).toEqual({ name: 'x' });
+    expect((await refusal(registry.callByName('echoName', person('operator', 'temporary_password'), { name: 'x' }, call))).kind).toBe('forbidden');
+    expect(await registry.callByName('accountAction', person('operator', 'temporary_password'), { name: 'x' }, call)).toEqual({ name: 'x' });
   });
 
   it('validates the input with the operation schema: every invalid field as an issue, nothing run', async () => {
     ran.length = 0;
     const registry = new OperationRegistry().add(echo);
-    const err = await refusal(registry.call('echoName', person('operator'), { name: '', extra: true }, call));
+    const err = await refusal(registry.callByName('echoName', person('operator'), { name: '', extra: true }, call));
     expect(err).toBeInstanceOf(ValidationError);
     expect((err as ValidationError).issues.map((i) => i.path).sort()).toEqual(['', 'name']);
     expect(ran).toEqual([]);
@@ -78,18 +78,18 @@ describe('OperationRegistry', () => {
   it('runs as the caller with the parsed input and answers the output', async () => {
     ran.length = 0;
     const registry = new OperationRegistry().add(echo);
-    expect(await registry.call('echoName', person('approver'), { name: 'Ada' }, call)).toEqual({ name: 'Ada' });
+    expect(await registry.callByName('echoName', person('approver'), { name: 'Ada' }, call)).toEqual({ name: 'Ada' });
     expect(ran).toEqual([{ caller: 'ada@example.com', input: { name: 'Ada' } }]);
   });
 
   it('with checkOutputs an answer outside the output schema fails the call; without, it passes through', async () => {
-    await expect(new OperationRegistry({ checkOutputs: true }).add(liar).call('liar', person('viewer'), {}, call)).rejects.toThrow(/liar answered outside its output schema/);
-    expect(await new OperationRegistry().add(liar).call('liar', person('viewer'), {}, call)).toEqual({ count: 'three' });
+    await expect(new OperationRegistry({ checkOutputs: true }).add(liar).callByName('liar', person('viewer'), {}, call)).rejects.toThrow(/liar answered outside its output schema/);
+    expect(await new OperationRegistry().add(liar).callByName('liar', person('viewer'), {}, call)).toEqual({ count: 'three' });
   });
 
   it('an unknown operation is not_found; a name defined twice fails at wiring time', async () => {
     const registry = new OperationRegistry().add(echo);
-    expect((await refusal(registry.call('nothing', person('operator'), {}, call))).kind).toBe('not_found');
+    expect((await refusal(registry.callByName('nothing', person('operator'), {}, call))).kind).toBe('not_found');
     expect(() => registry.add(echo)).toThrow(/echoName is defined twice/);
   });
 });
