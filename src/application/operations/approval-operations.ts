@@ -4,21 +4,25 @@ import { defineOperation } from '../operation.js';
 import type { Db } from '../../db/db.js';
 import { INBOX_LIMIT, INBOX_STATUSES, listApprovalInbox } from '../../orders/approval-inbox.js';
 
-const inboxRowSchema = z
-  .object({
-    orderId: z.string(),
-    nodeId: z.string(),
-    title: z.string().nullable(),
-    assignee: z.string().nullable(),
-    amount: z.number().nullable(),
-    currency: z.string(),
-    deadline: z.number().nullable(),
-    since: z.number(),
+/** An open or closed approval as lists show it (the inbox, needs_attention): which order and node, what, for whom, since when. */
+export const approvalRowSchema = z.object({
+  orderId: z.string(),
+  nodeId: z.string(),
+  title: z.string().nullable(),
+  assignee: z.string().nullable(),
+  amount: z.number().nullable(),
+  currency: z.string(),
+  deadline: z.number().nullable(),
+  since: z.number(),
+  orderTitle: z.string().nullable(),
+});
+
+const inboxRowSchema = approvalRowSchema
+  .extend({
     outcome: z.string().describe('pending, approved, rejected, escalated or cancelled'),
     decidedBy: z.string().nullable(),
     note: z.string().nullable(),
     closedAt: z.number().nullable(),
-    orderTitle: z.string().nullable(),
     orderStatus: z.string(),
   })
   .meta({ id: 'ApprovalInboxRow' });

@@ -1,6 +1,7 @@
 // Orders read to reason over (REST, and the agents' get_order, find_orders and needs_attention): one order's brief, a search's totals, what needs attention.
 import { z } from 'zod';
 import { defineOperation } from '../operation.js';
+import { approvalRowSchema } from './approval-operations.js';
 import { orderChannelSchema, orderModelSchema } from '../../domain/order-input-schema.js';
 import { readOrderBrief } from '../../orders/order-brief.js';
 import { findOrders } from '../../orders/order-find.js';
@@ -44,19 +45,7 @@ export const orderTotalsSchema = z.object({ count: z.number().int(), totalUsd: z
 
 /** Contract 11 needs_attention. */
 export const attentionSchema = z.object({
-  approvals: z.array(
-    z.object({
-      orderId: z.string(),
-      nodeId: z.string(),
-      title: z.string().nullable(),
-      assignee: z.string().nullable(),
-      amount: z.number().nullable(),
-      currency: z.string(),
-      deadline: z.number().nullable(),
-      since: z.number(),
-      orderTitle: z.string().nullable(),
-    }),
-  ),
+  approvals: z.array(approvalRowSchema),
   failed: z.array(orderListRowSchema),
   waiting: z.array(orderListRowSchema.extend({ event: z.string().nullable(), since: z.number() })),
   counts: z.object({ approvals: z.number().int(), failed: z.number().int(), waiting: z.number().int() }),
