@@ -5,7 +5,7 @@ import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestCon
 import type { OperationRegistry } from '../application/operation-registry.js';
 import type { AnyOperation } from '../application/operation.js';
 import type { Db } from '../db/db.js';
-import type { Clock } from '../engine/clock.js';
+import type { Clock } from '../platform/clock.js';
 import type { Logger } from '../logging/logger.js';
 import { DomainError } from '../domain/errors.js';
 import { ChangeSignal } from '../lib/change-signal.js';

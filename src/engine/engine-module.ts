@@ -3,7 +3,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Db } from '../db/db.js';
 import type { Logger } from '../logging/logger.js';
-import type { Clock } from './clock.js';
+import type { Clock } from '../platform/clock.js';
 import type { TestClockController } from './test-clock-controller.js';
 import { initSetting } from '../db/settings-store.js';
 import { createCatalogue, genericNodeTypes, type Catalogue } from './catalogue.js';
