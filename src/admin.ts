@@ -7,7 +7,7 @@ import { createLogger } from './logging/logger.js';
 import { Db } from './db/db.js';
 import { migrate } from './db/migrate.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded-postgres.js';
-import { OffsetClock, systemClock, type Clock } from './engine/clock.js';
+import { OffsetClock, systemClock, type Clock } from './platform/clock.js';
 import { loadClockOffset } from './engine/test-clock-store.js';
 import { resolveSecretKey } from './config/secret-key.js';
 import { createIdentityDeps } from './auth/identity-deps.js';

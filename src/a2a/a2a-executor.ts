@@ -6,7 +6,7 @@ import type { OperationRegistry } from '../application/operation-registry.js';
 import type { AnyOperation } from '../application/operation.js';
 import type { OperationOutput } from '../application/operation-types.js';
 import type { Db } from '../db/db.js';
-import type { Clock } from '../engine/clock.js';
+import type { Clock } from '../platform/clock.js';
 import type { Logger } from '../logging/logger.js';
 import { DomainError } from '../domain/errors.js';
 import { ChangeSignal } from '../lib/change-signal.js';

@@ -4,7 +4,7 @@ import type { ServerCallContext, StoredPushNotificationConfig, PushNotificationS
 import type { TaskPushNotificationConfig } from '@a2a-js/sdk';
 import { JsonRpcRequestMalformedError, A2A_ERROR_CODE } from '@a2a-js/sdk/errors';
 import type { Db, Queryable } from '../db/db.js';
-import type { Clock } from '../engine/clock.js';
+import type { Clock } from '../platform/clock.js';
 import { deriveSecretKey, openSecret, sealSecret } from '../auth/secret-box.js';
 import { callerOf } from './a2a-caller.js';
 import { pushUrlProblem } from './a2a-push-url.js';

@@ -1,6 +1,6 @@
 // Makes A2A push attempts on the shared attempt worker: the first at once after the queuing commit, retries 10/20/40/80/160 s as durable timers.
 import type { Db, Queryable } from '../db/db.js';
-import type { Clock } from '../engine/clock.js';
+import type { Clock } from '../platform/clock.js';
 import type { Logger } from '../logging/logger.js';
 import type { TimerIndexEntry } from '../engine/scheduler/timer-index.js';
 import { AttemptWorker, type AttemptResult, type AttemptSink } from '../engine/outbox/attempt-worker.js';

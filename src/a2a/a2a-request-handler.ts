@@ -8,7 +8,7 @@ import { DefaultRequestHandler, type A2ARequestHandler, type ServerCallContext }
 import { A2AError, TaskNotCancelableError, TaskNotFoundError, UnsupportedOperationError, RequestMalformedError } from '@a2a-js/sdk/errors';
 import type { Logger } from '../logging/logger.js';
 import type { OperationRegistry } from '../application/operation-registry.js';
-import type { Clock } from '../engine/clock.js';
+import type { Clock } from '../platform/clock.js';
 import { DomainError } from '../domain/errors.js';
 import { callerOf } from './a2a-caller.js';
 import type { A2aExecutor } from './a2a-executor.js';

@@ -4,7 +4,7 @@ import type { ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
 import { RequestMalformedError } from '@a2a-js/sdk/errors';
 import type { PoolClient } from 'pg';
 import type { Db, Queryable } from '../db/db.js';
-import type { Clock } from '../engine/clock.js';
+import type { Clock } from '../platform/clock.js';
 import type { Logger } from '../logging/logger.js';
 import { callerOf } from './a2a-caller.js';
 import { readOrderTaskStatus } from './a2a-order-status.js';

@@ -1,6 +1,6 @@
 // The audit log (spec "Audit log"): writes never block the action; list newest first; 180-day retention.
 import type { Queryable } from '../db/db.js';
-import type { Clock } from '../engine/clock.js';
+import type { Clock } from '../platform/clock.js';
 import type { Logger } from '../logging/logger.js';
 import type { Principal } from './principal.js';
 

@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import type { Db } from '../db/db.js';
-import type { Clock } from '../engine/clock.js';
+import type { Clock } from '../platform/clock.js';
 
 export const THROTTLE_WINDOW_MS = 15 * 60_000;
 

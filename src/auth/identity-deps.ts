@@ -1,6 +1,6 @@
 // What the identity services share: database, clock, logger, keys, throttle, two-factor policy, audit writer, token cache.
 import type { Db } from '../db/db.js';
-import type { Clock } from '../engine/clock.js';
+import type { Clock } from '../platform/clock.js';
 import type { Logger } from '../logging/logger.js';
 import { writeAuditEvent, type AuditInput } from './audit-log.js';
 import { FailureThrottle } from './failure-throttle.js';

@@ -1,6 +1,6 @@
 // Who must use two-factor (nobody / operators / approvers and operators / everyone), read with a short cache.
 import type { Queryable } from '../db/db.js';
-import type { Clock } from '../engine/clock.js';
+import type { Clock } from '../platform/clock.js';
 import { readSetting, writeSetting } from '../db/settings-store.js';
 import { twoFactorRequirements, type TwoFactorRequirement } from '../config/workspace-schema.js';
 import type { Role } from './roles.js';

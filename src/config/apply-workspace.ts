@@ -3,7 +3,7 @@ import type { PoolClient } from 'pg';
 import type { Workspace } from './workspace-schema.js';
 import { toMinor } from '../domain/money.js';
 import { readSetting, writeSetting } from '../db/settings-store.js';
-import { parseDuration } from '../engine/duration.js';
+import { parseDuration } from '../platform/duration.js';
 import type { StoredHttpAdapter } from '../commerce/http-adapter.js';
 
 /** The adapters as the workspace row keeps them (`workspace.adapters`): timeouts in milliseconds. */

@@ -1,6 +1,6 @@
 // The workspace file of runtime-contract section 3: administrator settings, validated with zod.
 import { z } from 'zod';
-import { durationSchema, parseDuration } from '../engine/duration.js';
+import { durationSchema, parseDuration } from '../platform/duration.js';
 import { isOutboundCallUrl, OUTBOUND_CALL_URL_RULE } from '../lib/outbound-call-url.js';
 
 const id = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,99}$/, 'must be 1-100 letters, digits, _ . : -');

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import type { Db } from './db.js';
-import type { Clock } from '../engine/clock.js';
+import type { Clock } from '../platform/clock.js';
 
 export const migrationsDir = fileURLToPath(new URL('./migrations/', import.meta.url));
 

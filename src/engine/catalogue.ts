@@ -1,15 +1,5 @@
-// The node catalogue: the one registry of node types the validator, compiler, runtime and docs read.
+// The node catalogue: the one registry of node types the validator, compiler, runtime and docs read (the types are handed in).
 import type { NodeTypeDef } from './node-type.js';
-import { end } from '../nodes/end.js';
-import { humanApproval } from '../nodes/human-approval.js';
-import { httpCall } from '../nodes/http-call.js';
-import { logicBranch } from '../nodes/logic-branch.js';
-import { logicContinue } from '../nodes/logic-continue.js';
-import { logicLoop } from '../nodes/logic-loop.js';
-import { triggerApi } from '../nodes/trigger-api.js';
-import { triggerWebhook } from '../nodes/trigger-webhook.js';
-import { waitDelay } from '../nodes/wait-delay.js';
-import { waitEvent } from '../nodes/wait-event.js';
 
 /** A read-only set of node types, looked up by type name. */
 export interface Catalogue {
@@ -19,20 +9,6 @@ export interface Catalogue {
   /** Every node type, in registration order. */
   list(): readonly NodeTypeDef[];
 }
-
-/** The node types that are not commerce-specific: triggers, waits, logic, the HTTP call, end. */
-export const genericNodeTypes: readonly NodeTypeDef[] = Object.freeze([
-  triggerApi,
-  triggerWebhook,
-  humanApproval,
-  waitEvent,
-  waitDelay,
-  logicBranch,
-  logicLoop,
-  logicContinue,
-  httpCall,
-  end,
-]);
 
 /** Builds a catalogue; a type name registered twice is a programming error and throws. */
 export function createCatalogue(types: readonly NodeTypeDef[]): Catalogue {

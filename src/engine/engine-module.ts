@@ -3,10 +3,10 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Db } from '../db/db.js';
 import type { Logger } from '../logging/logger.js';
-import type { Clock } from './clock.js';
+import type { Clock } from '../platform/clock.js';
 import type { TestClockController } from './test-clock-controller.js';
 import { initSetting } from '../db/settings-store.js';
-import { createCatalogue, genericNodeTypes, type Catalogue } from './catalogue.js';
+import { createCatalogue, type Catalogue } from './catalogue.js';
 import type { NodeTypeDef, StepServices } from './node-type.js';
 import { FlowStore } from './flows/flow-store.js';
 import { FlowRegistry } from './flows/flow-registry.js';
@@ -19,7 +19,6 @@ import type { TimerIndex, TimerRoute } from './scheduler/timer-index.js';
 import { earliestDue } from './scheduler/timer-store.js';
 import { OutboxDispatcher } from './outbox/outbox-dispatcher.js';
 import { HandlerLane } from './scheduler/handler-lane.js';
-import { commerceNodeTypes } from '../nodes/commerce-node-types.js';
 import { bridgeChangesToRedis } from './runtime/change-feed.js';
 import { EngineProbe } from './engine-probe.js';
 import { CallExecutor } from './runtime/call-executor.js';
@@ -47,8 +46,8 @@ export interface Engine {
 }
 
 export interface EngineOptions {
-  /** Node types beyond the generic ones (commerce). */
-  nodeTypes?: readonly NodeTypeDef[];
+  /** Every node type of the catalogue, handed in: the engine imports no plug-in (the service passes src/nodes' built-in ones). */
+  nodeTypes: readonly NodeTypeDef[];
   services?: StepServices;
   /** Publish machines/*.json at start (default true). */
   builtinFlows?: boolean;
@@ -77,8 +76,8 @@ export interface EngineLifecycle {
   stop(): Promise<void>;
 }
 
-export async function createEngine(ctx: EngineHost, options: EngineOptions = {}): Promise<{ engine: Engine; hooks: EngineLifecycle }> {
-  const catalogue = createCatalogue([...genericNodeTypes, ...commerceNodeTypes, ...(options.nodeTypes ?? [])]);
+export async function createEngine(ctx: EngineHost, options: EngineOptions): Promise<{ engine: Engine; hooks: EngineLifecycle }> {
+  const catalogue = createCatalogue(options.nodeTypes);
   const flows = new FlowStore(catalogue);
   const registry = new FlowRegistry(flows, catalogue);
   const timerHandlers = new Map<string, (timerId: string) => Promise<void>>();

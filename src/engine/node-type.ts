@@ -1,6 +1,6 @@
 // The node-type contract: what every node type in the catalogue declares and how the runtime calls it.
 import type { z } from 'zod';
-import type { Clock } from './clock.js';
+import type { Clock } from '../platform/clock.js';
 import type { Queryable } from '../db/db.js';
 
 /** Where a node sits in a run: it decides how the compiler wires its state. */

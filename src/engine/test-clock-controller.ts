@@ -1,6 +1,6 @@
 // Moves the controllable clock forward, firing due work in due order on the way (contract section 6).
 import type { Db } from '../db/db.js';
-import type { OffsetClock } from './clock.js';
+import type { OffsetClock } from '../platform/clock.js';
 import type { DueWorkSource } from './due-work.js';
 import { saveClockOffset } from './test-clock-store.js';
 

@@ -1,11 +1,10 @@
 // The business-event payloads the built-in node types read (their `eventPayload`), written out for senders.
 import type { EventPayloadDoc } from '../engine/node-type.js';
-import { genericNodeTypes } from '../engine/catalogue.js';
-import { commerceNodeTypes } from './commerce-node-types.js';
+import { builtinNodeTypes } from './builtin-node-types.js';
 
 /** Every declared payload, by event name (the first node type declaring an event names its fields). */
 const PAYLOADS = new Map<string, EventPayloadDoc>();
-for (const def of [...genericNodeTypes, ...commerceNodeTypes])
+for (const def of builtinNodeTypes)
   if (def.eventPayload && !PAYLOADS.has(def.eventPayload.event)) PAYLOADS.set(def.eventPayload.event, def.eventPayload);
 
 /** The payload a built-in step reads of `event`, or undefined when none declares one. */

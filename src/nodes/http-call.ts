@@ -1,7 +1,7 @@
 // Node type `http.call`: an external step. Its request is recorded in the slice and made outside the order's
 // transaction and lock with a stable Idempotency-Key; the answer picks the branch (runtime contract section 5).
 import { z } from 'zod';
-import { durationSchema, parseDuration } from '../engine/duration.js';
+import { durationSchema, parseDuration } from '../platform/duration.js';
 import type { ExternalAnswer, ExternalCall, ExternalRequest, NodeTypeDef, RetryPolicy, StepContext, StepResult } from '../engine/node-type.js';
 import { renderJsonTemplate } from '../engine/template.js';
 import { RetryableError, TerminalError } from '../domain/errors.js';

@@ -1,6 +1,6 @@
 // Node type `human.approval`: waits for a person to approve or reject; a timeout escalates (spec "Approval").
 import { z } from 'zod';
-import { durationSchema, parseDuration } from '../engine/duration.js';
+import { durationSchema, parseDuration } from '../platform/duration.js';
 import type { NodeTypeDef, StepResult, WaitResolution, WaitSpec } from '../engine/node-type.js';
 import { renderTemplate } from '../engine/template.js';
 

@@ -1,6 +1,6 @@
 // Node type `wait.delay`: pauses the run for a fixed duration (a durable timer), then continues on `next`.
 import { z } from 'zod';
-import { durationSchema, isDuration, parseDuration } from '../engine/duration.js';
+import { durationSchema, isDuration, parseDuration } from '../platform/duration.js';
 import type { NodeTypeDef, StepResult, WaitResolution, WaitSpec } from '../engine/node-type.js';
 import { readPath } from '../engine/template.js';
 

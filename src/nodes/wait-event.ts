@@ -1,6 +1,6 @@
 // Node type `wait.event`: waits for a named business event or a timeout (spec "Wait-for-event node").
 import { z } from 'zod';
-import { durationSchema, parseDuration } from '../engine/duration.js';
+import { durationSchema, parseDuration } from '../platform/duration.js';
 import type { NodeTypeDef, StepResult, WaitResolution, WaitSpec } from '../engine/node-type.js';
 
 /** The vars key a delivered event is stored under: every run of non-alphanumerics becomes `_`. */

@@ -1,7 +1,7 @@
 // Hands committed notifications to a channel once (the notifications table is their outbox): woken after each
 // commit on this node, polled for other nodes' commits, drained by the test clock; network work is the worker's.
 import type { Db } from '../db/db.js';
-import type { Clock } from '../engine/clock.js';
+import type { Clock } from '../platform/clock.js';
 import { CoalescedRounds } from '../lib/coalesced-rounds.js';
 import { schedule } from '../engine/scheduler/timer-store.js';
 import { attemptTimer, guardDueAt } from '../engine/outbox/attempt-schedule.js';

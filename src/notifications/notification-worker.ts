@@ -1,7 +1,7 @@
 // Makes notification attempts through the chosen channel on the shared attempt worker: first attempts right after the
 // dispatch commits, retries and lost attempts as durable timers, sent or failed recorded in the row and the order's timeline.
 import type { Db, Queryable } from '../db/db.js';
-import type { Clock } from '../engine/clock.js';
+import type { Clock } from '../platform/clock.js';
 import type { Logger } from '../logging/logger.js';
 import type { TimerIndexEntry } from '../engine/scheduler/timer-index.js';
 import { AttemptWorker, UNRECORDED_ERROR, type AttemptSink, type RecordedAttempt } from '../engine/outbox/attempt-worker.js';

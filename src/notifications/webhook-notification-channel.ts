@@ -2,7 +2,7 @@
 // that names it, for merchants who send their own messages. Same body shape, signature and SSRF guard as order events.
 import { createHash } from 'node:crypto';
 import type { Db, Queryable } from '../db/db.js';
-import type { Clock } from '../engine/clock.js';
+import type { Clock } from '../platform/clock.js';
 import { readOrder } from '../engine/runtime/order-row.js';
 import { orderSummary } from '../engine/runtime/order-summary.js';
 import { subscriptionForSigning } from '../webhooks/subscription-store.js';

@@ -1,6 +1,6 @@
 // The back office's payouts: every order's payouts by status, and "mark paid" (scheduled -> paid, audited).
 import type { Queryable } from '../db/db.js';
-import type { Clock } from '../engine/clock.js';
+import type { Clock } from '../platform/clock.js';
 import type { Logger } from '../logging/logger.js';
 import type { Principal } from '../auth/principal.js';
 import { auditActorOf, writeAuditEvent } from '../auth/audit-log.js';

@@ -1,7 +1,7 @@
 // Starting an order: the idempotency claim, validation against the workspace, the order row, its documents,
 // then the first run slice (spec "Start an order").
 import type { Db, Queryable } from '../db/db.js';
-import type { Clock } from '../engine/clock.js';
+import type { Clock } from '../platform/clock.js';
 import type { Engine } from '../engine/engine-module.js';
 import { insertOrder, newOrderId, type NewOrderLine } from './new-order.js';
 import type { OrderRow } from '../engine/runtime/order-row.js';

@@ -1,6 +1,6 @@
 // The daily stock review as a durable timer kind that re-schedules itself (06:00 UTC each day).
 import type { Db } from '../db/db.js';
-import type { Clock } from '../engine/clock.js';
+import type { Clock } from '../platform/clock.js';
 import type { Scheduler } from '../engine/scheduler/scheduler.js';
 import * as timerStore from '../engine/scheduler/timer-store.js';
 import { runStockReview, type StockReviewDeps } from './stock-review.js';

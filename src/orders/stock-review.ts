@@ -1,6 +1,6 @@
 // The stock review: starts one tpl-reorder order per first-party SKU at or below its reorder point (at most one open per SKU).
 import type { Db } from '../db/db.js';
-import type { Clock } from '../engine/clock.js';
+import type { Clock } from '../platform/clock.js';
 import type { OrderRuntime } from '../engine/runtime/order-runtime.js';
 import { insertOrder, newOrderId } from './new-order.js';
 import { FINISHED_STATUSES } from '../engine/runtime/order-row.js';

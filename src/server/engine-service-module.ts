@@ -1,6 +1,7 @@
-// The engine as a service module: builds it with the catalogue's node types, puts it on the context, adds the system operations.
+// The engine as a service module: builds it with the built-in node types (src/nodes), puts it on the context, adds the system operations.
 import type { ServiceModule } from './service-module.js';
 import { createEngine } from '../engine/engine-module.js';
+import { builtinNodeTypes } from '../nodes/builtin-node-types.js';
 import { systemOperations } from '../application/operations/system-operations.js';
 import { outboundCallTransport } from '../webhooks/outbound-call-transport.js';
 import { integrationForVerifying, integrationSealKey } from '../channels/integrations/integration-store.js';
@@ -12,7 +13,9 @@ export const engineModule: ServiceModule = async (ctx) => {
     allowLoopback: ctx.config.env.OUTBOUND_ALLOW_LOOPBACK,
     secretOf: async (id, now) => (await integrationForVerifying(ctx.db, sealKey, id, now))?.secrets[0] ?? null,
   });
-  const { engine, hooks } = await createEngine(ctx, { callTransport, ...ctx.startOptions.engine });
+  // The composition root hands the engine its node types: the built-in ones, then any a test adds.
+  const { nodeTypes: extraNodeTypes = [], ...engineOptions } = ctx.startOptions.engine ?? {};
+  const { engine, hooks } = await createEngine(ctx, { callTransport, ...engineOptions, nodeTypes: [...builtinNodeTypes, ...extraNodeTypes] });
   ctx.engine = engine;
   const clock = ctx.clock;
   ctx.operations.add(...systemOperations({ engine, testClock: ctx.testClock, clockNow: () => clock.now() }));

@@ -7,7 +7,7 @@ import { ordersModule } from './orders-module.js';
 import { notificationsModule } from './notifications-module.js';
 import { commerceModule } from './commerce-module.js';
 import { channelsModule } from './channels-module.js';
-import { observabilityModule } from '../observability/observability-module.js';
+import { observabilityModule } from './observability-module.js';
 import { agentsMcpModule } from './agents-mcp-module.js';
 import { oauthModule } from './oauth-module.js';
 import { assistantModule } from './assistant-module.js';

@@ -3,11 +3,11 @@ import type { Redis } from 'ioredis';
 import type { Config } from '../config/config.js';
 import type { Logger } from '../logging/logger.js';
 import type { Db } from '../db/db.js';
-import type { Clock } from '../engine/clock.js';
+import type { Clock } from '../platform/clock.js';
 import type { TestClockController } from '../engine/test-clock-controller.js';
 import type { WorkspacePassword } from '../config/workspace-password.js';
 import type { Authenticator } from '../auth/authenticator.js';
-import type { HealthRegistry } from './health.js';
+import type { HealthRegistry } from '../platform/health.js';
 import type { HttpRoute } from '../http/route.js';
 import type { OperationRegistry } from '../application/operation-registry.js';
 import type { Engine, EngineOptions } from '../engine/engine-module.js';
@@ -57,8 +57,8 @@ export interface StartOptions {
   embeddedSettings?: Record<string, string>;
   /** Listen at all (tests may use the app without a socket; default true). */
   listen?: boolean;
-  /** Engine options (extra node types for tests, built-in flows on/off). */
-  engine?: EngineOptions;
+  /** Engine options (built-in flows on/off, a call transport); `nodeTypes` are added to the built-in ones (tests' own). */
+  engine?: Partial<EngineOptions>;
   /** A2A options (how long a request follows its order, place_order start slots and their wait; tests change them). */
   a2a?: { followMs?: number; placeSlots?: number; placeWaitMs?: number };
   /** Websocket idle close and ping interval (contract section 8: 5 minutes, pinged every 30 s); tests shorten them. */

@@ -1,7 +1,7 @@
 // Makes webhook delivery attempts on the shared attempt worker: first attempts at once (in order per subscription and
 // order), retries as durable timers, a signed POST each time, delivered on any 2xx, failed after the last retry.
 import type { Db, Queryable } from '../db/db.js';
-import type { Clock } from '../engine/clock.js';
+import type { Clock } from '../platform/clock.js';
 import type { Logger } from '../logging/logger.js';
 import type { TimerIndexEntry } from '../engine/scheduler/timer-index.js';
 import { AttemptWorker, type AttemptResult, type AttemptSink } from '../engine/outbox/attempt-worker.js';

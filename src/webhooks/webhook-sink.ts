@@ -1,6 +1,6 @@
 // Outbox sink: one delivery row (and its first-attempt guard timer) per order event and matching subscription.
 import type { PoolClient } from 'pg';
-import type { Clock } from '../engine/clock.js';
+import type { Clock } from '../platform/clock.js';
 import type { OutboxRow, OutboxSink } from '../engine/outbox/outbox-dispatcher.js';
 import { schedule } from '../engine/scheduler/timer-store.js';
 import { deliveryId } from './delivery-store.js';

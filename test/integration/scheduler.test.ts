@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/db.js';
-import { ManualClock } from '../../src/engine/clock.js';
+import { ManualClock } from '../../src/platform/clock.js';
 import { MemoryTimerIndex } from '../../src/engine/scheduler/memory-timer-index.js';
 import { RedisTimerIndex } from '../../src/engine/scheduler/redis-timer-index.js';
 import { Scheduler, type SchedulerLogger, type SchedulerOptions } from '../../src/engine/scheduler/scheduler.js';

@@ -8,7 +8,7 @@ import type { TestProject } from 'vitest/node';
 import { Db } from '../../src/db/db.js';
 import { migrate } from '../../src/db/migrate.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/db/embedded-postgres.js';
-import { systemClock } from '../../src/engine/clock.js';
+import { systemClock } from '../../src/platform/clock.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -75,11 +75,15 @@ export function packageImports(root: string): Map<string, string[]> {
   return new Map([...moduleSpecifiers(root)].map(([file, specs]) => [file, specs.filter((spec) => !spec.startsWith('.'))]));
 }
 
-/** A layer rule: files under `from` (a top folder) may not import files under any of `notInto`. */
-export interface LayerRule {
-  from: string;
-  notInto: readonly string[];
-  why: string;
+/**
+ * A layer rule for files under `from` (a top folder): either they may not import files under any of `notInto`,
+ * or (a floor) they may import only their own folder and those in `onlyInto`.
+ */
+export type LayerRule = { from: string; why: string } & ({ notInto: readonly string[] } | { onlyInto: readonly string[] });
+
+/** Whether `rule` refuses an import into the top folder `into`. */
+function refuses(rule: LayerRule, into: string): boolean {
+  return 'notInto' in rule ? rule.notInto.includes(into) : into !== rule.from && !rule.onlyInto.includes(into);
 }
 
 /** Every import that breaks a rule, as `file -> target (why)`. */
@@ -89,6 +93,6 @@ export function layerViolations(graph: ImportGraph, rules: readonly LayerRule[])
   for (const [file, targets] of graph)
     for (const rule of rules)
       if (top(file) === rule.from)
-        for (const target of targets) if (rule.notInto.includes(top(target))) out.push(`${file} -> ${target} (${rule.why})`);
+        for (const target of targets) if (refuses(rule, top(target))) out.push(`${file} -> ${target} (${rule.why})`);
   return out;
 }

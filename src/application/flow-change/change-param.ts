@@ -1,7 +1,7 @@
 // Params: set one param of a step ("make the approval timeout 1 day"), the value read as its schema wants (duration, number, choice).
 import { z } from 'zod';
 import type { Catalogue } from '../../engine/catalogue.js';
-import { durationSchema } from '../../engine/duration.js';
+import { durationSchema } from '../../platform/duration.js';
 import { namedNodes, nodeName, parsedParams, type DraftGraph, type DraftNode } from './draft-graph.js';
 import { parseDurationPhrase } from './duration-phrase.js';
 import { cannotChange } from './flow-change-refusals.js';

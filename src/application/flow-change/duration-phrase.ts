@@ -1,5 +1,5 @@
 // Durations said in words ("3 days", "1 day", "2h", "90 minutes", "a week") turned into the flow duration format ("3d").
-import { isDuration } from '../../engine/duration.js';
+import { isDuration } from '../../platform/duration.js';
 
 const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3_600, d: 86_400, w: 604_800 };
 

@@ -1,7 +1,7 @@
 // assessOrder (REST, and the agents' assess_order of contract section 11): typed questions about one order answered with probabilities, without a model.
 import { defineOperation } from '../operation.js';
 import type { Queryable } from '../../db/db.js';
-import type { Clock } from '../../engine/clock.js';
+import type { Clock } from '../../platform/clock.js';
 import { classifyAddress } from '../../webhooks/address-policy.js';
 import { assessOrderInputSchema, assessOrderOutputSchema } from '../../orders/assessment-schemas.js';
 import { readAssessedOrder, readComparableOrders, readComparableSellerOrders } from '../../orders/assessment-evidence.js';

@@ -3,7 +3,7 @@ import { payoutSchema } from './marketplace-operations.js';
 import { z } from 'zod';
 import { defineOperation } from '../operation.js';
 import type { Db } from '../../db/db.js';
-import type { Clock } from '../../engine/clock.js';
+import type { Clock } from '../../platform/clock.js';
 import type { Logger } from '../../logging/logger.js';
 import type { OrderRuntime } from '../../engine/runtime/order-runtime.js';
 import { allSellers } from '../../commerce/sellers-repo.js';

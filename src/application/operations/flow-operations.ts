@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { defineOperation } from '../operation.js';
 import type { Db } from '../../db/db.js';
-import type { Clock } from '../../engine/clock.js';
+import type { Clock } from '../../platform/clock.js';
 import type { Engine } from '../../engine/engine-module.js';
 import type { FlowRow } from '../../engine/flows/flow-store.js';
 import type { FlowDiagrams } from '../../engine/flows/flow-diagrams.js';

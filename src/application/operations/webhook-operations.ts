@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { defineOperation } from '../operation.js';
 import type { Db } from '../../db/db.js';
-import type { Clock } from '../../engine/clock.js';
+import type { Clock } from '../../platform/clock.js';
 import { notFound } from '../../domain/errors.js';
 import { subscriptionEventsSchema } from '../../webhooks/webhook-events.js';
 import { subscriptionUrlSchema } from '../../webhooks/subscription-url.js';

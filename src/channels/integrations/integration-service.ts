@@ -1,6 +1,6 @@
 // Integration management (operator): create, rotate, revoke, each audited as integration.* (spec "Audit log").
 import type { Db } from '../../db/db.js';
-import type { Clock } from '../../engine/clock.js';
+import type { Clock } from '../../platform/clock.js';
 import type { Logger } from '../../logging/logger.js';
 import type { Principal } from '../../auth/principal.js';
 import { auditActorOf, writeAuditEvent } from '../../auth/audit-log.js';

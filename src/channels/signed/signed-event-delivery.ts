@@ -1,6 +1,6 @@
 // POST /api/v1/webhooks/events after verification: scope, order visibility, replay receipts, delivery (spec "Signed events route").
 import type { Db } from '../../db/db.js';
-import type { Clock } from '../../engine/clock.js';
+import type { Clock } from '../../platform/clock.js';
 import type { Engine } from '../../engine/engine-module.js';
 import { forbidden, notFound } from '../../domain/errors.js';
 import { allowsEvent, seesChannel } from '../integrations/integration.js';

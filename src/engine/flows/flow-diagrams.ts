@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import type { Catalogue } from '../catalogue.js';
 import type { GraphAnalysis } from '../validator.js';
-import { systemClock, type Clock } from '../clock.js';
+import { systemClock, type Clock } from '../../platform/clock.js';
 import { DomainError } from '../../domain/errors.js';
 import { LruCache } from '../../lib/lru-cache.js';
 import { WindowLimit } from '../../lib/window-limit.js';

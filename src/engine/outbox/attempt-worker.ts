@@ -2,7 +2,7 @@
 import { InFlight } from '../../lib/in-flight.js';
 import type { Queryable } from '../../db/db.js';
 import type { Logger } from '../../logging/logger.js';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../../platform/clock.js';
 import type { TimerIndexEntry } from '../scheduler/timer-index.js';
 import { cancel as cancelTimer, claimAttemptTimer, getTimer, reschedule, schedule } from '../scheduler/timer-store.js';
 import { KeyedQueue } from '../runtime/keyed-queue.js';

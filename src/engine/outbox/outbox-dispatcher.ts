@@ -1,7 +1,7 @@
 // Hands committed outbox rows to sinks (webhook fan-out, A2A push) exactly once, inside one transaction each.
 import type { PoolClient } from 'pg';
 import type { Db } from '../../db/db.js';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../../platform/clock.js';
 import { CoalescedRounds } from '../../lib/coalesced-rounds.js';
 
 export interface OutboxRow {

@@ -1,6 +1,6 @@
 // Makes recorded external calls outside any transaction and row lock, then hands each answer to the runtime.
 import type { Db } from '../../db/db.js';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../../platform/clock.js';
 import type { CallTransport } from './call-transport.js';
 import { callIdOfTimer, leaseCall, retireCallTimer } from './order-calls.js';
 import type { ExternalAnswer } from '../node-type.js';

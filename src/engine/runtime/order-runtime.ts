@@ -3,7 +3,7 @@
 import { EventEmitter } from 'node:events';
 import type { PoolClient } from 'pg';
 import type { Db } from '../../db/db.js';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../../platform/clock.js';
 import type { StepServices } from '../node-type.js';
 import type { FlowRegistry } from '../flows/flow-registry.js';
 import type { NewTimer } from '../scheduler/timer-store.js';

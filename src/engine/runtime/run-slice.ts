@@ -13,7 +13,7 @@
 import { randomUUID } from 'node:crypto';
 import { initialTransition, transition } from 'xstate';
 import type { PoolClient } from 'pg';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../../platform/clock.js';
 import { COMPILER_VERSION, FINAL_STATES, type CompiledFlow, type FlowEvent, type FlowOutput } from '../compiler.js';
 import { DEFAULT_RETRY_POLICY, isExternalCall, type ExternalAnswer, type ExternalRequest, type RetryPolicy, type StepContext, type StepResult, type StepServices, type WaitResolution } from '../node-type.js';
 import { isTerminalFailure } from '../../domain/errors.js';

@@ -1,7 +1,7 @@
 // Scheduler: keeps the timer index seeded from PostgreSQL and fires each due timer through the runtime.
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/db.js';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../../platform/clock.js';
 import type { RoutedTimerEntry, TimerIndex, TimerIndexEntry, TimerRoute } from './timer-index.js';
 import { dueWithin, leaseDue } from './timer-store.js';
 

@@ -1,7 +1,7 @@
 // Transport-level routes: liveness, readiness and the OpenAPI document (the test clock is an operation now).
 import { z } from 'zod';
 import { defineRoute, type RouteDef } from '../route.js';
-import type { HealthRegistry } from '../../server/health.js';
+import type { HealthRegistry } from '../../platform/health.js';
 
 export interface SystemRouteDeps {
   serviceName: string;

@@ -5,7 +5,7 @@ import type { Authenticator } from '../../auth/authenticator.js';
 import type { Principal } from '../../auth/principal.js';
 import type { OperationRegistry } from '../../application/operation-registry.js';
 import type { OperationInput, OperationName, OperationOutput } from '../../application/operation-types.js';
-import type { Clock } from '../../engine/clock.js';
+import type { Clock } from '../../platform/clock.js';
 import type { FlowDiagrams } from '../../engine/flows/flow-diagrams.js';
 import type { Catalogue } from '../../engine/catalogue.js';
 import { edgeKey } from '../../engine/flows/flow-diagram-svg.js';

@@ -1,7 +1,7 @@
 // Timers survive Redis: a flushed index and a restarted Redis lose no timer and fire none twice
 // (issue "Flow engine": FLUSHALL then restart; Redis restarted while the service runs; contract 2).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OffsetClock } from '../../../src/engine/clock.js';
+import type { OffsetClock } from '../../../src/platform/clock.js';
 import { e, n, startEngineHarness, type EngineHarness } from '../../support/engine-harness.js';
 import { redisServerAvailable, startPrivateRedis, type PrivateRedis } from '../../support/private-redis.js';
 

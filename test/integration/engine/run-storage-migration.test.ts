@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { Db } from '../../../src/db/db.js';
 import { migrate, migrationsDir } from '../../../src/db/migrate.js';
-import { systemClock } from '../../../src/engine/clock.js';
+import { systemClock } from '../../../src/platform/clock.js';
 import { loadNodeRecords } from '../../../src/engine/runtime/node-record.js';
 import { readTimeline } from '../../../src/engine/runtime/timeline.js';
 import { adminQuery, databaseUrl } from '../../support/test-db.js';

@@ -3,7 +3,7 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { Db } from '../../../src/db/db.js';
 import { listMigrations, migrate } from '../../../src/db/migrate.js';
-import { systemClock } from '../../../src/engine/clock.js';
+import { systemClock } from '../../../src/platform/clock.js';
 import { databaseUrl } from '../../support/test-db.js';
 
 /** `adminUrl` resolves to a URL of a server where this suite may create and drop databases. */

@@ -7,7 +7,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Db } from '../../../src/db/db.js';
 import { migrate } from '../../../src/db/migrate.js';
-import { systemClock } from '../../../src/engine/clock.js';
+import { systemClock } from '../../../src/platform/clock.js';
 import { toErrorResponse } from '../../../src/http/http-errors.js';
 import { loadConfig } from '../../../src/config/config.js';
 import { createTestDatabase, type TestDatabase } from '../../support/test-db.js';

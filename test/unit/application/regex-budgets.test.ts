@@ -11,7 +11,8 @@ import { proposeFlowChange } from '../../../src/application/flow-change/flow-cha
 import { parseFlowInstruction } from '../../../src/application/flow-change/parse-flow-instruction.js';
 import { mapX12850 } from '../../../src/channels/x12/x12-850-mapper.js';
 import { parseOrderText } from '../../../src/domain/order-text-parser.js';
-import { createCatalogue, genericNodeTypes } from '../../../src/engine/catalogue.js';
+import { createCatalogue } from '../../../src/engine/catalogue.js';
+import { genericNodeTypes } from '../../../src/nodes/generic-node-types.js';
 import { commerceNodeTypes } from '../../../src/nodes/commerce-node-types.js';
 import { searchCondition } from '../../../src/orders/order-search.js';
 import { envelope, interchange, po850, transaction } from '../channels/channel-fixtures.js';

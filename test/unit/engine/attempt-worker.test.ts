@@ -2,7 +2,7 @@
 // committed before the send and the result recorded after it, a throwing send retried, a crash redone with the same id, a stop.
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Queryable } from '../../../src/db/db.js';
-import { ManualClock } from '../../../src/engine/clock.js';
+import { ManualClock } from '../../../src/platform/clock.js';
 import { createLogger } from '../../../src/logging/logger.js';
 import type { TimerIndexEntry } from '../../../src/engine/scheduler/timer-index.js';
 import type { NewTimer } from '../../../src/engine/scheduler/timer-store.js';

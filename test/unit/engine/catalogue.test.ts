@@ -1,6 +1,7 @@
 // Tests for the node catalogue: the single registry of node types (runtime contract section 5).
 import { describe, expect, it } from 'vitest';
-import { createCatalogue, genericNodeTypes } from '../../../src/engine/catalogue.js';
+import { createCatalogue } from '../../../src/engine/catalogue.js';
+import { genericNodeTypes } from '../../../src/nodes/generic-node-types.js';
 import { testStep } from './test-catalogue.js';
 
 describe('catalogue', () => {

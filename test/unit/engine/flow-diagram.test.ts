@@ -2,7 +2,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createCatalogue, genericNodeTypes } from '../../../src/engine/catalogue.js';
+import { createCatalogue } from '../../../src/engine/catalogue.js';
+import { genericNodeTypes } from '../../../src/nodes/generic-node-types.js';
 import { commerceNodeTypes } from '../../../src/nodes/commerce-node-types.js';
 import { machinesDir } from '../../../src/engine/flows/builtin-flows.js';
 import { analyseGraph } from '../../../src/engine/validator.js';

@@ -1,6 +1,7 @@
 // The layout threads (contract 13 "Drawing cost"): a layout past its budget is stopped and its thread replaced; waiting work is bounded.
 import { afterEach, describe, expect, it } from 'vitest';
-import { createCatalogue, genericNodeTypes } from '../../../src/engine/catalogue.js';
+import { createCatalogue } from '../../../src/engine/catalogue.js';
+import { genericNodeTypes } from '../../../src/nodes/generic-node-types.js';
 import { commerceNodeTypes } from '../../../src/nodes/commerce-node-types.js';
 import { diagramModel } from '../../../src/engine/flows/flow-diagram-model.js';
 import { layoutRequest } from '../../../src/engine/flows/flow-layout.js';

@@ -4,7 +4,8 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createCatalogue, genericNodeTypes } from '../../../src/engine/catalogue.js';
+import { createCatalogue } from '../../../src/engine/catalogue.js';
+import { genericNodeTypes } from '../../../src/nodes/generic-node-types.js';
 import { commerceNodeTypes } from '../../../src/nodes/commerce-node-types.js';
 import { machinesDir } from '../../../src/engine/flows/builtin-flows.js';
 import { FlowDiagrams } from '../../../src/engine/flows/flow-diagrams.js';

@@ -1,6 +1,7 @@
 // Test fixtures for the engine: a catalogue of the generic node types plus a fake step type, and small graph builders.
 import { z } from 'zod';
-import { createCatalogue, genericNodeTypes } from '../../../src/engine/catalogue.js';
+import { createCatalogue } from '../../../src/engine/catalogue.js';
+import { genericNodeTypes } from '../../../src/nodes/generic-node-types.js';
 import type { Graph } from '../../../src/engine/graph.js';
 import type { NodeTypeDef } from '../../../src/engine/node-type.js';
 

@@ -1,5 +1,5 @@
 // Test helper: a StepContext for pure node tests (no database: tx throws if a node touches it).
-import { ManualClock } from '../../../src/engine/clock.js';
+import { ManualClock } from '../../../src/platform/clock.js';
 import type { OrderView, StepContext } from '../../../src/engine/node-type.js';
 
 export function testOrder(overrides: Partial<OrderView> = {}): OrderView {

@@ -1,7 +1,8 @@
 // Rule: each kind of instruction edits a copy of the draft as its summary says, the result is validated, and the draft is untouched.
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { createCatalogue, genericNodeTypes } from '../../../../src/engine/catalogue.js';
+import { createCatalogue } from '../../../../src/engine/catalogue.js';
+import { genericNodeTypes } from '../../../../src/nodes/generic-node-types.js';
 import { commerceNodeTypes } from '../../../../src/nodes/commerce-node-types.js';
 import { proposeFlowChange } from '../../../../src/application/flow-change/flow-change-proposal.js';
 

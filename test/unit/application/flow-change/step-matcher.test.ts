@@ -1,7 +1,8 @@
 // Rule: a step phrase names a node by exact id or label, then by its type, then fuzzily; several equal matches are ambiguous.
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { createCatalogue, genericNodeTypes } from '../../../../src/engine/catalogue.js';
+import { createCatalogue } from '../../../../src/engine/catalogue.js';
+import { genericNodeTypes } from '../../../../src/nodes/generic-node-types.js';
 import { commerceNodeTypes } from '../../../../src/nodes/commerce-node-types.js';
 import { matchStep } from '../../../../src/application/flow-change/step-matcher.js';
 import { matchNodeType } from '../../../../src/application/flow-change/node-type-matcher.js';

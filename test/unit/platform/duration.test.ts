@@ -1,6 +1,6 @@
 // Tests for duration strings in params (runtime contract section 5).
 import { describe, expect, it } from 'vitest';
-import { durationSchema, isDuration, parseDuration } from '../../../src/engine/duration.js';
+import { durationSchema, isDuration, parseDuration } from '../../../src/platform/duration.js';
 
 describe('duration', () => {
   it('contract 5: <n>s, <n>m, <n>h and <n>d convert to milliseconds', () => {

@@ -1,10 +1,10 @@
 // Metrics, request timing and order lifecycle logs as a service module: listens to the engine, adds GET /metrics.
-import type { ServiceModule } from '../server/service-module.js';
-import { ServiceMetrics } from './service-metrics.js';
-import { httpMetrics } from './http-metrics.js';
-import { metricsRouter } from './metrics-router.js';
-import { startMetricsServer, type MetricsServer } from './metrics-server.js';
-import { logOrderLifecycle } from './order-lifecycle-log.js';
+import type { ServiceModule } from './service-module.js';
+import { ServiceMetrics } from '../observability/service-metrics.js';
+import { httpMetrics } from '../observability/http-metrics.js';
+import { metricsRouter } from '../observability/metrics-router.js';
+import { startMetricsServer, type MetricsServer } from '../observability/metrics-server.js';
+import { logOrderLifecycle } from '../observability/order-lifecycle-log.js';
 
 /**
  * Registered right after the engine (it reads `ctx.engine`), so its request timing runs before any
