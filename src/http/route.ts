@@ -34,8 +34,8 @@ export interface RouteShape {
   description?: string;
   tag: string;
   access: RouteAccess;
-  /** The OpenAPI operationId; bound routes use their operation's name. */
-  operationId?: string;
+  /** The OpenAPI operationId: camelCase, unique; bound routes use their operation's name. */
+  operationId: string;
   /** JSON body schema (bound routes: the operation's input, whose path and header fields come from elsewhere). */
   body?: z.ZodType;
   query?: z.ZodType;
