@@ -56,7 +56,7 @@ export interface RouteShape {
 }
 
 /** A route that is its own handler: transport-level surfaces (health, openapi.json) and channel adapters. */
-export interface RouteDef<B = any, Q = any, P = any> extends RouteShape {
+export interface RouteDef<B = unknown, Q = unknown, P = unknown> extends RouteShape {
   body?: z.ZodType<B>;
   query?: z.ZodType<Q>;
   params?: z.ZodType<P>;

@@ -27,7 +27,8 @@ beforeAll(async () => {
     }),
   ];
   const app = createApp({ logger: createLogger('silent'), auth: new Authenticator(), routes, proxyHops: 0 });
-  server = http.createServer(app.callback());
+  const handle = app.callback();
+  server = http.createServer((req, res) => void handle(req, res));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
