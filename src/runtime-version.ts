@@ -3,7 +3,7 @@
 export const SUPPORTED_NODE_MAJOR = 24;
 
 /** `runtime: Node.js v24.21.0 (LTS Krypton)`, plus a warning when the major version is not the supported one. */
-export function runtimeLine(version = process.version, release: { lts?: string | false } = process.release as { lts?: string | false }): { line: string; supported: boolean } {
+export function runtimeLine(version = process.version, release: { lts?: string | false } = process.release): { line: string; supported: boolean } {
   const major = Number(/^v(\d+)/.exec(version)?.[1] ?? 0);
   const supported = major === SUPPORTED_NODE_MAJOR;
   const lts = release.lts ? ` (LTS ${release.lts})` : '';

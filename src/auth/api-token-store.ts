@@ -1,5 +1,5 @@
 // API tokens in PostgreSQL: `svc_live_<random>`, only the SHA-256 and the first 12 characters kept.
-import type { Queryable } from '../db/db.js';
+import type { Queryable, DbRow } from '../db/db.js';
 import type { Role } from './roles.js';
 import { newId, randomSecret, sha256 } from './secret-tokens.js';
 
@@ -30,7 +30,7 @@ export interface ApiToken {
 
 const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
-function toToken(r: any): ApiToken {
+function toToken(r: DbRow): ApiToken {
   return {
     id: r.id,
     name: r.name,
@@ -105,7 +105,7 @@ export type TokenOwner =
   | { kind: 'missing'; id: string }
   | { kind: 'person'; id: string; email: string; role: Role; enabled: boolean; passwordTemporary: boolean; totpEnabledAt: number | null };
 
-function toOwner(r: any): TokenOwner {
+function toOwner(r: DbRow): TokenOwner {
   if (r.created_by_id === null) return { kind: 'workspace' };
   if (r.owner_id === null) return { kind: 'missing', id: r.created_by_id };
   return {

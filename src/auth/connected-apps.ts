@@ -1,5 +1,5 @@
 // Connected apps: one row per grant a person gave an app (what the Account page lists and Disconnect ends).
-import type { Queryable } from '../db/db.js';
+import type { Queryable, DbRow } from '../db/db.js';
 import type { Role } from './roles.js';
 
 /** The endpoint a connected app reaches: the MCP server or the A2A agent. */
@@ -19,7 +19,7 @@ export interface ConnectedApp {
   revokedAt: number | null;
 }
 
-function toApp(r: any): ConnectedApp {
+function toApp(r: DbRow): ConnectedApp {
   return {
     id: r.id,
     personId: r.person_id,

@@ -1,5 +1,5 @@
 // People rows in PostgreSQL: lookups, inserts and field updates (rules live in the services).
-import type { Queryable } from '../db/db.js';
+import type { Queryable, DbRow } from '../db/db.js';
 import type { Role } from './roles.js';
 
 export interface Person {
@@ -35,7 +35,7 @@ export interface PersonView {
 const COLUMNS = `id, email, name, role, enabled, password_hash, password_temporary, totp_secret, totp_enabled_at,
   totp_pending_secret, created_at, created_by, updated_at`;
 
-function toPerson(r: any): Person {
+function toPerson(r: DbRow): Person {
   return {
     id: r.id,
     email: r.email,

@@ -1,5 +1,5 @@
 // Dashboard sessions and two-factor sign-in challenges in PostgreSQL (only token hashes are stored).
-import type { Queryable } from '../db/db.js';
+import type { Queryable, DbRow } from '../db/db.js';
 import { newId, randomSecret, sha256 } from './secret-tokens.js';
 
 export const SESSION_ABSOLUTE_MS = 30 * 86_400_000;
@@ -17,7 +17,7 @@ export interface SessionRow {
   ip: string | null;
 }
 
-function toSession(r: any): SessionRow {
+function toSession(r: DbRow): SessionRow {
   return {
     id: r.id,
     personId: r.person_id,

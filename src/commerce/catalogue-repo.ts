@@ -1,5 +1,5 @@
 // Catalogue reads for the commerce steps: products (USD prices, seller, digital flag), sellers, locations.
-import type { Queryable } from '../db/db.js';
+import type { Queryable, DbRow } from '../db/db.js';
 import { cachedRows, referenceRows } from '../db/transaction-read-cache.js';
 import type { SellerSettings } from '../domain/seller-settings.js';
 
@@ -29,7 +29,7 @@ export async function productsBySku(q: Queryable, skus: readonly string[]): Prom
     'products',
     [...new Set(skus)].sort(),
     (missing) => cachedRows(q, 'products', 'SELECT * FROM products WHERE sku = ANY($1::text[])', [missing]),
-    (r: any) => r.sku,
+    (r: DbRow) => r.sku,
   );
   return new Map(
     rows.map((r) => [
@@ -55,10 +55,10 @@ export async function sellersById(q: Queryable, ids: readonly string[]): Promise
     'sellers',
     [...new Set(ids)].sort(),
     async (missing) => (await q.query('SELECT * FROM sellers WHERE id = ANY($1::text[])', [missing])).rows,
-    (r: any) => r.id,
+    (r: DbRow) => r.id,
   );
   return new Map(
-    rows.map((r: any) => [r.id, { id: r.id, name: r.name, commission: Number(r.commission), autoAccept: r.auto_accept, active: r.active, email: r.email ?? null }]),
+    rows.map((r: DbRow) => [r.id, { id: r.id, name: r.name, commission: Number(r.commission), autoAccept: r.auto_accept, active: r.active, email: r.email ?? null }]),
   );
 }
 

@@ -1,5 +1,5 @@
 // The order's lines and totals as the commerce steps read and change them (pricing, extraction, dropping).
-import type { Queryable } from '../db/db.js';
+import type { Queryable, DbRow } from '../db/db.js';
 import { cachedRows, writeThrough, type CachedRead } from '../db/transaction-read-cache.js';
 
 export interface OrderLineRow {
@@ -14,7 +14,7 @@ export interface OrderLineRow {
   dropped: boolean;
 }
 
-function toLine(r: any): OrderLineRow {
+function toLine(r: DbRow): OrderLineRow {
   return {
     lineNo: r.line_no,
     sku: r.sku,
@@ -58,7 +58,7 @@ async function setLineValues(
   orderId: string,
   column: 'unit_price_minor' | 'seller_id',
   type: 'bigint' | 'text',
-  values: readonly { lineNo: number; value: unknown }[],
+  values: readonly { lineNo: number; value: string | number | null | undefined }[],
 ): Promise<void> {
   if (values.length === 0) return;
   // The slice's cached lines get the same values (bigint as PostgreSQL returns it: a string), so the next step reads none.

@@ -3,11 +3,11 @@
 // The in-database ledger records them as its whole work; the HTTP adapter's steps record the
 // same rows once the remote gateway answered, its id in `gateway_ref`. Either way the order,
 // its outputs, payouts and the API read the same tables.
-import type { Queryable } from '../db/db.js';
+import type { Queryable, DbRow } from '../db/db.js';
 import { TerminalError } from '../domain/errors.js';
 import type { AuthorizationRecord } from './payment-gateway.js';
 
-function toAuthorization(r: any): AuthorizationRecord {
+function toAuthorization(r: DbRow): AuthorizationRecord {
   return {
     id: r.id,
     orderId: r.order_id,

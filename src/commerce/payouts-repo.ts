@@ -1,5 +1,5 @@
 // Payouts in PostgreSQL: scheduled per accepted third-party seller; reversed on undo unless already paid.
-import type { Queryable } from '../db/db.js';
+import type { Queryable, DbRow } from '../db/db.js';
 import { newCommerceId } from '../domain/commerce-ids.js';
 import type { PayoutAmounts } from '../domain/payout-math.js';
 
@@ -17,7 +17,7 @@ export interface PayoutRow extends PayoutAmounts {
   reversedAt: number | null;
 }
 
-function toRow(r: any): PayoutRow {
+function toRow(r: DbRow): PayoutRow {
   return {
     id: r.id,
     orderId: r.order_id,

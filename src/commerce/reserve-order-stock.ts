@@ -54,7 +54,7 @@ export function fulfillmentOf(input: Record<string, unknown>): { method: string;
 export async function reserveOrderStock(q: Queryable, order: StockOrder, nodeId: string, now: number): Promise<{ created: ReservationRow[]; all: ReservationRow[]; untracked: string[] }> {
   const { physical, untracked } = await orderStockLines(q, order.id);
   if (simulateSwitches(order.meta).has('out_of_stock') && physical.length > 0)
-    throw new TerminalError(`Out of stock: ${physical[0]!.line.sku} (simulated out_of_stock)`, 'out_of_stock');
+    throw new TerminalError(`Out of stock: ${physical[0].line.sku} (simulated out_of_stock)`, 'out_of_stock');
   const existing = await reservationsOf(q, order.id, order.generation, HELD_STATUSES);
   const covered = new Set(existing.map((r) => r.lineNo));
   const todo = physical.filter(({ line }) => !covered.has(line.lineNo));

@@ -1,5 +1,5 @@
 // Seller orders in PostgreSQL: one per order and seller (first party: seller NULL), their statuses and reasons.
-import type { Queryable } from '../db/db.js';
+import type { Queryable, DbRow } from '../db/db.js';
 import { cachedRows, seedRead, writeThrough } from '../db/transaction-read-cache.js';
 import { newCommerceId } from '../domain/commerce-ids.js';
 import type { SellerOrderStatus } from '../domain/seller-split.js';
@@ -25,7 +25,7 @@ export interface SellerOrderRow {
   updatedAt: number;
 }
 
-function toRow(r: any): SellerOrderRow {
+function toRow(r: DbRow): SellerOrderRow {
   return {
     id: r.id,
     orderId: r.order_id,

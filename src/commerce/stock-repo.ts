@@ -1,5 +1,5 @@
 // Stock bookkeeping: reservations against stock_levels, consuming them when goods leave, releasing and restocking on undo.
-import type { Queryable } from '../db/db.js';
+import type { Queryable, DbRow } from '../db/db.js';
 import { cachedRows, seedRead } from '../db/transaction-read-cache.js';
 import { newCommerceId } from '../domain/commerce-ids.js';
 import type { StockCandidate } from '../domain/stock-allocation.js';
@@ -15,7 +15,7 @@ export interface ReservationRow {
   pickupId: string | null;
 }
 
-function toReservation(r: any): ReservationRow {
+function toReservation(r: DbRow): ReservationRow {
   return {
     id: r.id,
     lineNo: r.line_no,

@@ -1,5 +1,5 @@
 // Reads the administrator's workspace settings the commerce steps need (rates, tax, return window, fraud threshold, port adapters).
-import type { Queryable } from '../db/db.js';
+import type { Queryable, DbRow } from '../db/db.js';
 import { cachedRows, referenceRows } from '../db/transaction-read-cache.js';
 import type { ExchangeRates } from '../domain/fx.js';
 import type { StoredHttpAdapter } from './http-adapter.js';
@@ -32,7 +32,7 @@ export async function readCommerceSettings(q: Queryable): Promise<CommerceSettin
 }
 
 /** CommerceSettings from a row holding COMMERCE_SETTINGS_COLUMNS. */
-export function toCommerceSettings(row: any): CommerceSettings {
+export function toCommerceSettings(row: DbRow): CommerceSettings {
   if (!row) throw new Error('The workspace settings are missing (the workspace file was not applied)');
   return {
     exchangeRates: row.exchange_rates,

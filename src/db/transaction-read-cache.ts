@@ -1,5 +1,5 @@
 // A transaction's cache of reads it repeats (a run slice's steps: the order's lines, products, workspace settings).
-import type { Queryable } from './db.js';
+import type { Queryable, DbRow } from './db.js';
 import { REFERENCE_TABLES, type ReferenceCache, type ReferenceVersion } from './reference-cache.js';
 
 /** Table names a statement writes: INSERT INTO t, UPDATE t, DELETE FROM t (also inside WITH). */
@@ -25,11 +25,11 @@ export interface CachedRead {
   table: string;
   text: string;
   values: unknown[];
-  rows: unknown[];
+  rows: DbRow[];
 }
 
 export class TransactionReadCache {
-  private readonly entries = new Map<string, { table: string; rows: unknown[] }>();
+  private readonly entries = new Map<string, { table: string; rows: DbRow[] }>();
 
   /**
    * The runtime's reference cache and the reference version this slice read with its lock
@@ -64,7 +64,7 @@ export class TransactionReadCache {
   }
 
   /** Applies a write the slice just made to every cached row of `table` (in place: entries hold their own copies). */
-  patchRows(table: string, patch: (row: any) => void): void {
+  patchRows(table: string, patch: (row: DbRow) => void): void {
     for (const entry of this.entries.values()) if (entry.table === table) for (const row of entry.rows) patch(row);
   }
 
@@ -77,7 +77,7 @@ export class TransactionReadCache {
     this.entries.set(`${read.text}\u0000${JSON.stringify(read.values)}`, { table: read.table, rows: structuredClone(read.rows) });
   }
 
-  async read<R>(table: string, text: string, values: unknown[], load: () => Promise<R[]>): Promise<R[]> {
+  async read<R extends DbRow>(table: string, text: string, values: unknown[], load: () => Promise<R[]>): Promise<R[]> {
     const key = `${text}\u0000${JSON.stringify(values)}`;
     const hit = this.entries.get(key);
     if (hit) return structuredClone(hit.rows) as R[];
@@ -103,10 +103,10 @@ export function seedRead(q: Queryable, read: CachedRead): void {
  * Rows of `SELECT …` reading `table`: from the slice's cache when `q` is a step's client,
  * else straight from the database (API reads, jobs and tests always see the latest rows).
  */
-export async function cachedRows<R = any>(q: Queryable, table: string, text: string, values: unknown[]): Promise<R[]> {
+export async function cachedRows<R extends DbRow = DbRow>(q: Queryable, table: string, text: string, values: unknown[]): Promise<R[]> {
   const cache = caches.get(q);
-  if (!cache) return (await q.query(text, values)).rows as R[];
-  return cache.read(table, text, values, async () => (await q.query(text, values)).rows as R[]);
+  if (!cache) return (await q.query<R>(text, values)).rows;
+  return cache.read(table, text, values, async () => (await q.query<R>(text, values)).rows);
 }
 
 /**
@@ -116,7 +116,7 @@ export async function cachedRows<R = any>(q: Queryable, table: string, text: str
  * changes it in the database, and leave rows the write does not touch alone. Outside a slice
  * it is a plain query.
  */
-export async function writeThrough(q: Queryable, table: string, text: string, values: unknown[], patch: (row: any) => void): Promise<void> {
+export async function writeThrough(q: Queryable, table: string, text: string, values: unknown[], patch: (row: DbRow) => void): Promise<void> {
   const cache = caches.get(q);
   cache?.expectWriteThrough(table);
   await q.query(text, values);

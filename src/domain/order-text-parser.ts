@@ -140,12 +140,12 @@ export function parseOrderText(text: string, knownSkus: Iterable<string> = []): 
     const labelledSku = /\b(?:sku|item(?:\s?(?:no\.?|#|number))?|part\s?(?:no\.?|#|number))\s*[:#=]\s*([A-Za-z0-9][A-Za-z0-9._/-]*)/i.exec(free);
     const labelledQty = /\b(?:qty|quantity|units)\s*[:#=]?\s*(\d[\d,]*)/i.exec(free);
     if (labelledSku && labelledQty) {
-      const qty = toQty(labelledQty[1]!);
+      const qty = toQty(labelledQty[1]);
       if (qty === null) {
         skipped.push(index + 1);
         return;
       }
-      const parsed: ParsedLine = { sku: known.get(labelledSku[1]!.toUpperCase()) ?? labelledSku[1]!, qty };
+      const parsed: ParsedLine = { sku: known.get(labelledSku[1].toUpperCase()) ?? labelledSku[1], qty };
       const price = new RegExp(String.raw`\b(?:unit\s?price|price|each|@)\s*[:=]?\s*${PRICE}`, 'i').exec(free);
       if (price) parsed.unitPrice = toPrice(price[1]);
       lines.push(parsed);
@@ -160,11 +160,11 @@ export function parseOrderText(text: string, knownSkus: Iterable<string> = []): 
     // Quantity first: "2 x SKU", "2 pcs SKU", "qty 2 SKU"
     const lead = /^(?:[-*•]\s*)?(?:qty\s*)?(\d[\d,]*)\s*(?:x|×|pcs?\.?|units?|ea\.?|of)?\s+([A-Za-z0-9][A-Za-z0-9._/-]*)(.*)$/i.exec(free);
     if (lead) {
-      const sku = skuToken(lead[2]!);
-      const qty = toQty(lead[1]!);
+      const sku = skuToken(lead[2]);
+      const qty = toQty(lead[1]);
       if (sku && qty !== null) {
         const parsed: ParsedLine = { sku, qty };
-        const price = priceAfter(lead[3]!);
+        const price = priceAfter(lead[3]);
         if (price !== undefined) parsed.unitPrice = price;
         lines.push(parsed);
         return;
@@ -174,11 +174,11 @@ export function parseOrderText(text: string, knownSkus: Iterable<string> = []): 
     // Code first: "SKU x 2", "SKU - 2 units", "SKU (2)", "SKU: 2 pcs"
     const trail = /^(?:[-*•]\s*)?([A-Za-z0-9][A-Za-z0-9._/-]*)(?:\s*[x×]\s*|\s+[-–]\s*|\s*:\s*|\s*\(\s*)(\d[\d,]*)\s*\)?\s*(?:pcs?\.?|units?|ea\.?)?(.*)$/i.exec(free);
     if (trail) {
-      const sku = skuToken(trail[1]!);
-      const qty = toQty(trail[2]!);
+      const sku = skuToken(trail[1]);
+      const qty = toQty(trail[2]);
       if (sku && qty !== null) {
         const parsed: ParsedLine = { sku, qty };
-        const price = priceAfter(trail[3]!);
+        const price = priceAfter(trail[3]);
         if (price !== undefined) parsed.unitPrice = price;
         lines.push(parsed);
         return;
@@ -188,11 +188,11 @@ export function parseOrderText(text: string, knownSkus: Iterable<string> = []): 
     // Inside a sentence ("Please send 4 x MUG-1 and 2 pcs TEE-BLK-M."): only with an explicit multiplier.
     const inline = /(\d[\d,]*)\s*(?:x|×|pcs?\.?|units?\s+of|units?)\s+([A-Za-z0-9][A-Za-z0-9._/-]*)|([A-Za-z0-9][A-Za-z0-9._/-]*)\s*[x×]\s*(\d[\d,]*)\b/gi;
     for (const m of free.matchAll(inline)) {
-      const sku = skuToken(m[2] ?? m[3]!);
-      const qty = toQty(m[1] ?? m[4]!);
+      const sku = skuToken(m[2] ?? m[3]);
+      const qty = toQty(m[1] ?? m[4]);
       if (!sku || qty === null) continue;
       const parsed: ParsedLine = { sku, qty };
-      const rest = free.slice(m.index! + m[0].length).split(/[,;]| and /i)[0]!;
+      const rest = free.slice(m.index + m[0].length).split(/[,;]| and /i)[0];
       const price = priceAfter(rest);
       if (price !== undefined) parsed.unitPrice = price;
       lines.push(parsed);

@@ -21,5 +21,5 @@ export function chooseStockLocation(candidates: readonly StockCandidate[], qty: 
   if (point) return nearestLocation(point, enough)?.location ?? null;
   return [...enough].sort(
     (a, b) => (a.kind === b.kind ? 0 : a.kind === 'warehouse' ? -1 : 1) || b.available - a.available || (a.locationId < b.locationId ? -1 : 1),
-  )[0]!;
+  )[0];
 }

@@ -96,7 +96,7 @@ export const flowSetup = setup({
 /** Builds the executable machine from a config; the root output passes on the final state's output. */
 function buildMachine(config: FlowMachineConfig) {
   // The output mapper is a function, so it lives here and not in the JSON config.
-  return flowSetup.createMachine({ ...(config as any), output: ({ event }: { event: any }) => event.output as FlowOutput });
+  return flowSetup.createMachine({ ...config, output: ({ event }) => event.output as FlowOutput });
 }
 
 export type FlowMachine = ReturnType<typeof buildMachine>;

@@ -147,6 +147,7 @@ export interface EventPayloadDoc {
 }
 
 /** One node type: schema, branches, behaviour, undo. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the catalogue holds node types of every params type, and P is read and written (invariant): no other type admits them all.
 export interface NodeTypeDef<P = any> {
   type: string;
   kind: NodeKind;

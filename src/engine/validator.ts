@@ -42,13 +42,14 @@ function pathText(path: readonly PropertyKey[]): string {
 
 /** Turns zod issues on the whole graph into problems, naming the node where there is one. */
 function shapeProblems(input: unknown, issues: readonly z.core.$ZodIssue[]): Problem[] {
-  const rawNodes = typeof input === 'object' && input !== null && Array.isArray((input as any).nodes) ? (input as any).nodes : [];
+  const rawNodes: unknown[] = typeof input === 'object' && input !== null && 'nodes' in input && Array.isArray(input.nodes) ? input.nodes : [];
   return issues.map((issue) => {
     const [head, index, ...rest] = issue.path;
     if ((head === 'nodes' || head === 'edges') && typeof index === 'number') {
       const where = rest.length > 0 ? `${pathText(rest)}: ` : '';
       if (head === 'nodes') {
-        const rawId = rawNodes[index]?.id;
+        const raw = rawNodes[index];
+        const rawId = typeof raw === 'object' && raw !== null && 'id' in raw ? raw.id : undefined;
         const name = typeof rawId === 'string' ? `Node ${quote(rawId)}` : `Node #${index + 1}`;
         return { ...(typeof rawId === 'string' ? { nodeId: rawId } : {}), message: `${name}: ${where}${issue.message}` };
       }
@@ -179,7 +180,7 @@ export function analyseGraph(input: unknown, catalogue: Catalogue): GraphAnalysi
   for (const extra of triggers.slice(1)) {
     problems.push({
       nodeId: extra.id,
-      message: `Node ${quote(extra.id)} is a second trigger; a flow has exactly one trigger (it already starts at ${quote(triggerId!)})`,
+      message: `Node ${quote(extra.id)} is a second trigger; a flow has exactly one trigger (it already starts at ${quote(triggerId)})`,
     });
   }
 
@@ -279,7 +280,7 @@ export function analyseGraph(input: unknown, catalogue: Catalogue): GraphAnalysi
   const plainNext = (id: string): string[] => adjacency.get(id)!.filter((to) => !counting.has(to) && byId.has(to));
   const loopTypes = catalogue.list().filter((d) => d.passBranch !== undefined).map((d) => d.type);
   for (const component of stronglyConnected(plain, plainNext)) {
-    const cyclic = component.length > 1 || plainNext(component[0]!).includes(component[0]!);
+    const cyclic = component.length > 1 || plainNext(component[0]).includes(component[0]);
     if (!cyclic) continue;
     const members = component.reverse(); // Tarjan pops in reverse discovery order
     problems.push({

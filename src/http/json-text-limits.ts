@@ -2,6 +2,7 @@
 // unpaired surrogates (PostgreSQL can store neither, and deep nesting exhausts recursive code and jsonb input).
 
 /** A NUL character or an unpaired surrogate: text PostgreSQL cannot store (path and query values are checked with it). */
+// eslint-disable-next-line no-control-regex -- NUL is the character PostgreSQL cannot store.
 export const UNSTORABLE_TEXT = /\u0000|[\ud800-\udfff]/u;
 
 /** Deepest nesting of arrays and objects accepted (our own cap; no business document comes near it). */

@@ -23,12 +23,18 @@ function isJsonRequest(ctx: Context, accepted: string[]): boolean {
   return accepted.some((t) => /json/i.test(t)) && (!type || /json/i.test(type));
 }
 
+/** The router's path parameters (koa-router types them as any). */
+function pathParams(ctx: Context): Record<string, unknown> {
+  const params: unknown = ctx.params;
+  return typeof params === 'object' && params !== null ? (params as Record<string, unknown>) : {};
+}
+
 async function handleRaw(route: RouteDef, ctx: Context, auth: Authenticator): Promise<RouteResponse> {
   const principal =
     route.access === 'public' || route.access === 'self' ? null : await auth.require(ctx, route.access, route.allowRestricted);
-  checkStorable(ctx.params ?? {}, 'path parameters');
+  checkStorable(pathParams(ctx), 'path parameters');
   checkStorable(queryObject(ctx), 'query');
-  const params = parseWith(route.params, ctx.params ?? {}, 'path parameters');
+  const params = parseWith(route.params, pathParams(ctx), 'path parameters');
   const query = parseWith(route.query, queryObject(ctx), 'query');
   let body: unknown;
   if (route.rawBody) {

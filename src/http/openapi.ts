@@ -1,4 +1,4 @@
-// Builds the OpenAPI 3.1 document from the routes: bound routes from their operations (ids, docs, examples), raw routes as declared.
+// Builds the OpenAPI 3.1 document from the routes: bound routes from their operations (ids, docs, examples), raw routes as declared (each names its operationId).
 import { z } from 'zod';
 import { isBoundRoute, type BoundRoute, type HttpRoute } from './route.js';
 
@@ -45,26 +45,6 @@ const errorSchema: JsonSchema = {
     },
   },
 };
-
-/**
- * `get` + the path in PascalCase, path parameters as `By<Name>`, for raw routes (bound routes use their
- * operation's name); a repeat still gets a numeric suffix: ids are unique.
- */
-function operationIdFor(method: string, path: string, used: Set<string>): string {
-  const words = path
-    .split('/')
-    .filter(Boolean)
-    .map((part) => {
-      const param = /^\{(.+)\}$/.exec(part);
-      const text = param ? `by-${param[1]}` : part;
-      return text.replace(/(^|[_.-])([a-zA-Z0-9])/g, (_m, _s, c: string) => c.toUpperCase()).replace(/[^A-Za-z0-9]/g, '');
-    });
-  const base = `${method}${words.join('')}`;
-  let id = base;
-  for (let n = 2; used.has(id); n++) id = `${base}${n}`;
-  used.add(id);
-  return id;
-}
 
 /** Path, query and header parameters and the request body of a bound route, split from its operation's input. */
 function boundRequest(route: BoundRoute, components: Components): { parameters: JsonSchema[]; requestBody?: JsonSchema } {
@@ -119,7 +99,6 @@ function rawRequest(route: HttpRoute, components: Components): { parameters: Jso
 export function buildOpenApi(routes: readonly HttpRoute[], info: { title: string; version: string; baseUrl: string }): JsonSchema {
   const components = new Components();
   const paths: Record<string, Record<string, unknown>> = {};
-  const usedIds = new Set(routes.filter(isBoundRoute).map((r) => r.operationId));
   // Every output first, so a shape named for answers keeps its name and a differing input shape is the one renamed.
   const answers = routes.map((route) => {
     const responses: Record<string, unknown> = {};
@@ -137,7 +116,7 @@ export function buildOpenApi(routes: readonly HttpRoute[], info: { title: string
     const responses = answers[i];
     const request = isBoundRoute(route) ? boundRequest(route, components) : rawRequest(route, components);
     const op: Record<string, unknown> = {
-      operationId: isBoundRoute(route) ? route.operationId : operationIdFor(route.method, path, usedIds),
+      operationId: route.operationId,
       summary: route.summary,
       ...(route.description ? { description: route.description } : {}),
       tags: [route.tag],

@@ -34,8 +34,8 @@ export interface RouteShape {
   description?: string;
   tag: string;
   access: RouteAccess;
-  /** The OpenAPI operationId; bound routes use their operation's name. */
-  operationId?: string;
+  /** The OpenAPI operationId: camelCase, unique; bound routes use their operation's name. */
+  operationId: string;
   /** JSON body schema (bound routes: the operation's input, whose path and header fields come from elsewhere). */
   body?: z.ZodType;
   query?: z.ZodType;
@@ -56,7 +56,7 @@ export interface RouteShape {
 }
 
 /** A route that is its own handler: transport-level surfaces (health, openapi.json) and channel adapters. */
-export interface RouteDef<B = any, Q = any, P = any> extends RouteShape {
+export interface RouteDef<B = unknown, Q = unknown, P = unknown> extends RouteShape {
   body?: z.ZodType<B>;
   query?: z.ZodType<Q>;
   params?: z.ZodType<P>;

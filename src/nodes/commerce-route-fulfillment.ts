@@ -52,7 +52,7 @@ export const commerceRouteFulfillment: NodeTypeDef<RouteFulfillmentParams> = {
       assignments.push({ lineNo: line.lineNo, sku: line.sku, locationId, distanceKm, pinned: pinned !== null });
     }
     const locations = [...new Set(assignments.map((a) => a.locationId))];
-    const locationId = locations.length === 1 ? locations[0]! : fulfillment.locationId;
+    const locationId = locations.length === 1 ? locations[0] : fulfillment.locationId;
     return {
       branch: 'ok',
       output: { method: fulfillment.method, locationId, assignments },

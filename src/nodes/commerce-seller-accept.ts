@@ -65,7 +65,7 @@ export const commerceSellerAccept: NodeTypeDef<SellerAcceptParams> = {
     const answer = params.mode === 'from_event' ? (payload as Record<string, unknown>) : null;
     const summaryParts: string[] = [];
     if (params.mode === 'expire_pending') summaryParts.push(result.changed.length ? `No response from ${result.changed.join(', ')}` : 'Nobody pending');
-    else if (result.changed.length) summaryParts.push(`${answer!.sellerId} ${answer!.decision}`);
+    else if (result.changed.length) summaryParts.push(`${String(answer!.sellerId)} ${String(answer!.decision)}`);
     else summaryParts.push(`Answer from ${String(answer!.sellerId)} changed nothing`);
     if (result.branch === 'pending') summaryParts.push(`waiting for ${result.pendingSellers.join(', ')}`);
     if (result.branch === 'partial') summaryParts.push(`dropped ${result.rejectedSellers.join(', ')}; new total ${moneyText(total, order.currency)}`);

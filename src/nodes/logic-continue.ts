@@ -11,7 +11,7 @@ export const logicContinue: NodeTypeDef<LogicContinueParams> = {
   description:
     'Ends the current run and starts a new one on the same order (new instanceId, generation + 1, ' +
     'loop counters reset), e.g. for a subscription\'s next period.',
-  params: z.strictObject({}) as z.ZodType<LogicContinueParams>,
+  params: z.strictObject({}),
   branches: () => [],
   defaultBranch: null,
 };

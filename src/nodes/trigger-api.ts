@@ -10,7 +10,7 @@ export const triggerApi: NodeTypeDef<TriggerApiParams> = {
   kind: 'trigger',
   label: 'API trigger',
   description: 'Starts the flow for an order started through the REST API, the dashboard, A2A or MCP.',
-  params: z.strictObject({}) as z.ZodType<TriggerApiParams>,
+  params: z.strictObject({}),
   branches: () => ['ok'],
   defaultBranch: 'ok',
   outputs: '{ channel, externalId }',

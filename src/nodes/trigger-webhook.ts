@@ -33,7 +33,7 @@ export const triggerWebhook: NodeTypeDef<TriggerWebhookParams> = {
   kind: 'trigger',
   label: 'Webhook trigger',
   description: 'Starts the flow for an order received on a signed inbound route, adapter or EDI.',
-  params: z.strictObject({}) as z.ZodType<TriggerWebhookParams>,
+  params: z.strictObject({}),
   branches: () => ['ok'],
   defaultBranch: 'ok',
   outputs: '{ channel, externalId, source }; source is meta.source or null.',

@@ -39,7 +39,7 @@ export function appTokenBearer(deps: { server: OauthServer; db: Queryable; polic
     const token = await provider.AccessToken.find(secret);
     if (!token) return null;
     if (token.isExpired) throw invalidToken('The access token has expired');
-    const kind = kindOfAudience(deps.server.issuer(), token.aud as string | string[] | undefined);
+    const kind = kindOfAudience(deps.server.issuer(), token.aud);
     if (!kind) throw invalidToken('This access token is valid only at the endpoint it was issued for (/mcp or /a2a)');
     if (kind !== at) throw invalidToken(`This access token was issued for /${kind}, not /${at}`);
     const app = token.grantId ? await findConnectedApp(deps.db, token.grantId) : null;

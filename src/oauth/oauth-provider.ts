@@ -53,7 +53,7 @@ export function createOauthProvider(o: OauthProviderOptions): Provider {
   const resources = new Set(APP_KINDS.map((kind) => resourceUrl(o.issuer, kind)));
   const configuration: Configuration = {
     adapter: pgOauthAdapter(o.db, o.now),
-    jwks: { keys: [o.signingJwk as never] },
+    jwks: { keys: [o.signingJwk] },
     cookies: { keys: o.cookieKeys },
     routes: OAUTH_ROUTES,
     // The roles are the scopes (of the resources too: getResourceServerInfo); clients register with them (DCR `scope`).
@@ -74,7 +74,7 @@ export function createOauthProvider(o: OauthProviderOptions): Provider {
     extraClientMetadata: {
       properties: ['client_name'],
       validator: (_ctx, key, _value, metadata) => {
-        if (key === 'client_name') enforceClientPolicy(metadata as unknown as Record<string, unknown>);
+        if (key === 'client_name') enforceClientPolicy(metadata);
       },
     },
     // The provider's own error page is one of the service's pages: its frame, its CSP, nothing from another origin.

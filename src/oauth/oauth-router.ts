@@ -21,7 +21,7 @@ import { APP_KINDS, kindOfResource, protectedResourceMetadata } from './oauth-re
 import type { OauthServer } from './oauth-server.js';
 import type { FailureThrottle } from '../auth/failure-throttle.js';
 import { redirectTarget } from './client-registration-policy.js';
-import { htmlContentSecurityPolicy } from '../http/middleware/security-headers.js';
+import { cspNonce, htmlContentSecurityPolicy } from '../http/middleware/security-headers.js';
 
 /** The pending two-factor step of a consent, a challenge token like the dashboard's, kept to the consent pages. */
 const CONSENT_CHALLENGE_COOKIE = 'oauth_2fa';
@@ -66,7 +66,7 @@ export function oauthRouter(o: OauthRouterOptions): Router {
     const provider = await server.get();
     // Every answer of the provider carries the service's CSP (its own pages set their own; this one is there
     // before the provider writes, so a page it renders itself is covered too).
-    ctx.set('Content-Security-Policy', htmlContentSecurityPolicy(ctx.state.cspNonce));
+    ctx.set('Content-Security-Policy', htmlContentSecurityPolicy(cspNonce(ctx)));
     const registering = ctx.method === 'POST' && ctx.path === OAUTH_ROUTES.registration;
     // A registration is counted before the provider stores anything; one that stored nothing is given back.
     const reservation = registering ? await o.registrations.reserve([{ key: `oauth.register:${ctx.ip}`, limit: REGISTRATIONS_PER_ADDRESS }]) : null;
@@ -90,19 +90,21 @@ export function oauthRouter(o: OauthRouterOptions): Router {
     const provider = await server.get();
     const details = await provider.interactionDetails(ctx.req, ctx.res).catch(() => null);
     if (!details || details.uid !== uid) {
-      send(ctx, 400, consentEndedPage({ nonce: ctx.state.cspNonce, message: 'This request to connect an app has expired or is not yours.' }));
+      send(ctx, 400, consentEndedPage({ nonce: cspNonce(ctx), message: 'This request to connect an app has expired or is not yours.' }));
       return null;
     }
     const client = await provider.Client.find(String(details.params.client_id));
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- oidc-provider types interaction params as objects; these are query strings.
     const resource = String(details.params.resource ?? '');
     const kind = kindOfResource(server.issuer(), resource);
     const subject: ConsentSubject = {
-      nonce: ctx.state.cspNonce,
+      nonce: cspNonce(ctx),
       uid,
       appName: client?.clientName ?? String(details.params.client_id),
       endpoint: resource,
       kind: kind === 'a2a' ? 'A2A' : 'MCP',
       // The provider checked redirect_uri against the client's registration before this interaction began.
+      // eslint-disable-next-line @typescript-eslint/no-base-to-string -- oidc-provider types interaction params as objects; these are query strings.
       redirect: redirectTarget(String(details.params.redirect_uri ?? '')),
     };
     return { provider, details, subject };
@@ -204,6 +206,7 @@ export function oauthRouter(o: OauthRouterOptions): Router {
     const clientId = String(details.params.client_id);
     const grant = new provider.Grant({ accountId: person.id, clientId });
     grant.addResourceScope(subject.endpoint, role);
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- oidc-provider types interaction params as objects; these are query strings.
     const asked = String(details.params.scope ?? '').split(' ').filter(Boolean);
     const oidcScopes = asked.filter((s) => s === 'offline_access' || s === 'openid');
     // The chosen role is granted as a scope of the server too, the form the provider checks a request's scope in.
@@ -238,7 +241,7 @@ export function oauthRouter(o: OauthRouterOptions): Router {
     if (!principal || principal.kind !== 'person' || !principal.id) return seeOther(ctx, '/login');
     const app = (await connectedAppsOf(deps.db, principal.id)).find((a) => a.id === ctx.params.id);
     if (!app) return seeOther(ctx, '/account');
-    send(ctx, 200, disconnectAppPage({ nonce: ctx.state.cspNonce, principal, app }));
+    send(ctx, 200, disconnectAppPage({ nonce: cspNonce(ctx), principal, app }));
   });
 
   router.post('/account/apps/:id/disconnect', async (ctx) => {

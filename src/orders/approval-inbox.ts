@@ -1,5 +1,5 @@
 // The approvals inbox (contract section 13): approval waits by status, oldest first, with their order's title and total.
-import type { Queryable } from '../db/db.js';
+import type { Queryable, DbRow } from '../db/db.js';
 import { fromMinor } from '../domain/money.js';
 
 /** The inbox filters: pending is an open wait; escalated is one nobody decided before its timeout. */
@@ -31,7 +31,7 @@ export interface InboxRow extends ApprovalWait {
 }
 
 /** An `order_waits` row joined with its order's `currency` and `title AS order_title`. */
-export function toApprovalWait(r: any): ApprovalWait {
+export function toApprovalWait(r: DbRow): ApprovalWait {
   return {
     orderId: r.order_id,
     nodeId: r.node_id,

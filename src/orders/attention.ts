@@ -44,7 +44,7 @@ export async function needsAttention(q: Queryable, now: number): Promise<Attenti
       [now - STUCK_AFTER_MS, ATTENTION_LIST_MAX],
     ),
   ]);
-  const total = (rows: { n: unknown }[]) => (rows.length === 0 ? 0 : Number(rows[0].n));
+  const total = (rows: readonly { n?: unknown }[]) => (rows.length === 0 ? 0 : Number(rows[0].n));
   return {
     approvals: approvals.rows.map(toApprovalWait),
     failed: failed.rows.map(toListRow),

@@ -38,7 +38,7 @@ export function decodeCursor(key: Buffer, cursor: string, filters: string): List
   if (given.length !== want.length || !timingSafeEqual(given, want)) throw invalid();
   let parsed: { v?: unknown; c?: unknown; i?: unknown; f?: unknown };
   try {
-    parsed = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+    parsed = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as typeof parsed;
   } catch {
     throw invalid();
   }

@@ -1,6 +1,6 @@
 // Order documents (contract section 10): stored in PostgreSQL with the order, served to signed-in people.
 import { randomUUID } from 'node:crypto';
-import type { Queryable } from '../db/db.js';
+import type { Queryable, DbRow } from '../db/db.js';
 
 /** What a document is to the order: the inbound text the extract step reads, an invoice, a purchase order. */
 export type OrderDocumentKind = 'inbound' | 'invoice' | 'po' | (string & {});
@@ -39,7 +39,7 @@ export async function storeOrderDocument(q: Queryable, doc: NewOrderDocument, no
   return id;
 }
 
-function toDocument(r: any): OrderDocument {
+function toDocument(r: DbRow): OrderDocument {
   return {
     id: r.id,
     orderId: r.order_id,

@@ -1,5 +1,5 @@
 // GET /api/v1/orders: newest first by (created_at, id), keyset pages, filters, the spec's "Order list row".
-import type { Queryable } from '../db/db.js';
+import type { Queryable, DbRow } from '../db/db.js';
 import type { OrderStatus } from '../engine/runtime/order-row.js';
 import { fromMinor } from '../domain/money.js';
 import { fingerprint } from './idempotency.js';
@@ -46,7 +46,7 @@ const COLUMNS = `id, model, channel, external_id, contact_email, status, title, 
 export const LIST_COLUMNS = COLUMNS;
 
 /** One `orders` row (selected with LIST_COLUMNS) as a list row. */
-export function toListRow(r: any): OrderListRow {
+export function toListRow(r: DbRow): OrderListRow {
   return {
     id: r.id,
     model: r.model,

@@ -35,7 +35,7 @@ export interface ServiceContext {
   /** HTTP routes that are not operations (health, openapi.json, channel adapters); the REST bindings join them at start. */
   routes: HttpRoute[];
   /** The public address (BASE_URL, else the address the server listens on). */
-  baseUrl(): string;
+  baseUrl: () => string;
   /** People, sessions, throttling and audit, set by the identity module for the modules after it (connected apps). */
   identity?: IdentityDeps;
   /** Assistant conversations (A2A tasks per person and name), set by the A2A module for the assistant page. */

@@ -10,8 +10,8 @@ export interface ModuleHooks {
   /** Routers for non-REST surfaces (HTML pages, A2A, MCP). */
   routers?: Router[];
   /** Started after the HTTP server listens; stopped (in reverse) before the database closes. */
-  start?(): Promise<void>;
-  stop?(): Promise<void>;
+  start?: () => Promise<void>;
+  stop?: () => Promise<void>;
   /** Websocket surfaces; the service's one upgrade dispatcher routes to them and answers every other upgrade 404. */
   upgrades?: UpgradeRoute[];
 }

@@ -132,7 +132,8 @@ export async function startService(config: Config, logger: Logger, options: Star
       before: hooks.flatMap((h) => h.before ?? []),
       extraRouters: hooks.flatMap((h) => h.routers ?? []),
     });
-    const server = createLimitedServer(app.callback(), {
+    const handle = app.callback();
+    const server = createLimitedServer((req, res) => void handle(req, res), {
       maxConnections: config.env.MAX_CONNECTIONS,
       // Behind trusted proxies every connection comes from a proxy: the per-address cap is theirs (docs/security.md).
       maxConnectionsPerAddress: config.env.TRUST_PROXY > 0 ? null : config.env.MAX_CONNECTIONS_PER_ADDRESS,

@@ -47,7 +47,7 @@ export async function startEngineHarness(options: TestServiceOptions = {}): Prom
     },
     state: (orderId) => readLiveState(db, engine.registry, orderId),
     async effects(orderId) {
-      const { rows } = await db.query('SELECT node_id, kind, attempt FROM test_effects WHERE order_id = $1 ORDER BY id', [orderId]);
+      const { rows } = await db.query<{ node_id: string; kind: string; attempt: number }>('SELECT node_id, kind, attempt FROM test_effects WHERE order_id = $1 ORDER BY id', [orderId]);
       return rows;
     },
     close: () => t.close(),

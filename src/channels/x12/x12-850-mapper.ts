@@ -56,6 +56,7 @@ export function mapX12850(body: string | Uint8Array): X12850Mapping {
  * interchange's own delimiters, which real interchanges often take from the control range
  * (0x1C-0x1F). C1 controls (U+0080-U+009F) are storable UTF-8 and are kept as text.
  */
+// eslint-disable-next-line no-control-regex -- finding control characters is this pattern's purpose.
 const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
 
 /**

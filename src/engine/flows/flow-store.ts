@@ -1,5 +1,5 @@
 // Flows: a draft per flow and immutable numbered published versions (publish = validate + freeze + version + 1).
-import type { Queryable } from '../../db/db.js';
+import type { Queryable, DbRow } from '../../db/db.js';
 import type { Catalogue } from '../catalogue.js';
 import { validateGraph, type Problem } from '../validator.js';
 import { ValidationError, notFound } from '../../domain/errors.js';
@@ -37,7 +37,7 @@ export interface FlowDraft {
   graph: unknown;
 }
 
-function toFlow(r: any): FlowRow {
+function toFlow(r: DbRow): FlowRow {
   return {
     id: r.id,
     name: r.name,
@@ -54,7 +54,7 @@ function toFlow(r: any): FlowRow {
   };
 }
 
-function toVersion(r: any): FlowVersionRow {
+function toVersion(r: DbRow): FlowVersionRow {
   return { flowId: r.flow_id, version: r.version, name: r.name, graph: r.graph, createdBy: r.created_by, createdAt: Number(r.created_at) };
 }
 

@@ -100,7 +100,7 @@ export class LayoutPool {
       this.next();
     });
     // A thread that dies (out of memory, a crash) fails its job and is replaced on the next use.
-    slot.worker.on('error', (err) => void this.end(slot, { kind: 'failed', message: err.message }));
+    slot.worker.on('error', (err: Error) => void this.end(slot, { kind: 'failed', message: err.message }));
     slot.worker.on('exit', () => {
       if (this.slots.delete(slot) && slot.job) {
         if (slot.job.timer) clearTimeout(slot.job.timer);

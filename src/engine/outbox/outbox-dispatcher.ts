@@ -106,7 +106,7 @@ export class OutboxDispatcher {
     return this.options.db.tx(async (tx) => {
       // One row: the claimed batch as JSON in writing order (RETURNING alone has no order), and what each sink reads alongside.
       const alongside = this.sinks.map((sink, i) => `, ${sink.alongside ?? 'NULL'} AS alongside_${i}`).join('');
-      const { rows } = await tx.query(
+      const { rows } = await tx.query<Record<string, unknown> & { batch: OutboxRow[] | null }>(
         `WITH claimed AS (
            UPDATE outbox SET dispatched_at = $2
             WHERE id IN (SELECT id FROM outbox WHERE dispatched_at IS NULL ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED)
@@ -115,7 +115,7 @@ export class OutboxDispatcher {
                              ORDER BY c.seq) FROM claimed c) AS batch${alongside}`,
         [size, this.options.clock.now()],
       );
-      const batch = (rows[0].batch ?? []) as OutboxRow[];
+      const batch = rows[0].batch ?? [];
       if (batch.length === 0) return 0;
       for (const [i, sink] of this.sinks.entries()) await sink.handle(tx, batch, rows[0][`alongside_${i}`]);
       return batch.length;

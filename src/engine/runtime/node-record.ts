@@ -61,7 +61,7 @@ export function nodeMapJson(records: Iterable<NodeRecord>): Record<string, Store
   for (const { nodeId, ...fields } of records) {
     const stored: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(fields)) if (v !== null && v !== undefined) stored[k] = v;
-    map[nodeId] = stored as StoredNodeRecord;
+    map[nodeId] = stored;
   }
   return map;
 }

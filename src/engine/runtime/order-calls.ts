@@ -1,6 +1,6 @@
 // External calls of a run (issue 20): ids, idempotency keys and the SQL that records, leases and answers them.
 import { createHash } from 'node:crypto';
-import type { Queryable } from '../../db/db.js';
+import type { Queryable, DbRow } from '../../db/db.js';
 import type { ExternalAnswer, ExternalRequest } from '../node-type.js';
 
 /** The timer kind that wakes the executor for a recorded call. */
@@ -72,7 +72,7 @@ export function callsJson(calls: readonly NewCall[]): unknown[] {
   }));
 }
 
-function toCall(r: any): CallRow {
+function toCall(r: DbRow): CallRow {
   return {
     id: r.id,
     orderId: r.order_id,

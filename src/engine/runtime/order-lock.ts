@@ -1,5 +1,6 @@
 // Opens a command's transaction in one round trip: BEGIN, lock the order row (with its node records), read its open waits.
 import type { PoolClient } from 'pg';
+import type { DbRow } from '../../db/db.js';
 import { toNodeRecords, type NodeRecord } from './node-record.js';
 import { toOrderRow, type OrderRow } from './order-row.js';
 import { toWait, type WaitRow } from './waits.js';
@@ -50,15 +51,15 @@ export async function beginAndLockOrder(client: PoolClient, orderId: string): Pr
     prepared.add(client);
   }
   const id = sqlString(orderId);
-  let results: { rows: any[] }[];
+  let results: { rows: DbRow[] }[];
   try {
-    results = (await client.query(`BEGIN; EXECUTE oo_lock_order(${id}); EXECUTE oo_lock_state(${id})`)) as unknown as { rows: any[] }[];
+    results = (await client.query(`BEGIN; EXECUTE oo_lock_order(${id}); EXECUTE oo_lock_state(${id})`)) as unknown as { rows: DbRow[] }[];
   } catch (err) {
     throw isStalePlanError(err) ? new StalePreparedPlan(err) : err;
   }
   const [, orders, state] = results;
   if (orders.rows.length === 0) return null;
-  const { waits, reference_version } = state.rows[0] as { waits: any[]; reference_version: unknown };
+  const { waits, reference_version } = state.rows[0] as { waits: DbRow[]; reference_version: unknown };
   return {
     order: toOrderRow(orders.rows[0]),
     nodes: toNodeRecords(orders.rows[0].nodes),

@@ -1,5 +1,6 @@
 // The orders row as the runtime reads and writes it.
-import type { Queryable } from '../../db/db.js';
+import type { Queryable, DbRow } from '../../db/db.js';
+import type { StateValue } from 'xstate';
 import type { OrderView } from '../node-type.js';
 
 export const FINISHED_STATUSES = ['completed', 'declined', 'cancelled', 'failed', 'rolled_back'] as const;
@@ -11,7 +12,7 @@ export function isFinished(status: string): boolean {
 
 /** The persisted part of an XState snapshot (rehydrated with `machine.resolveState`). */
 export interface PersistedSnapshot {
-  value: unknown;
+  value: StateValue;
   context: { passes: Record<string, number> };
 }
 
@@ -47,7 +48,7 @@ export interface OrderRow {
   updatedAt: number;
 }
 
-export function toOrderRow(r: any): OrderRow {
+export function toOrderRow(r: DbRow): OrderRow {
   return {
     id: r.id,
     flowId: r.flow_id,

@@ -14,7 +14,7 @@ import { randomUUID } from 'node:crypto';
 import { initialTransition, transition } from 'xstate';
 import type { PoolClient } from 'pg';
 import type { Clock } from '../../platform/clock.js';
-import { COMPILER_VERSION, FINAL_STATES, type CompiledFlow, type FlowEvent, type FlowOutput } from '../compiler.js';
+import { COMPILER_VERSION, FINAL_STATES, type CompiledFlow, type FlowEvent } from '../compiler.js';
 import { DEFAULT_RETRY_POLICY, isExternalCall, type ExternalAnswer, type ExternalRequest, type RetryPolicy, type StepContext, type StepResult, type StepServices, type WaitResolution } from '../node-type.js';
 import { isTerminalFailure } from '../../domain/errors.js';
 import type { NewTimer } from '../scheduler/timer-store.js';
@@ -116,7 +116,7 @@ export class RunSlice {
     const slice = new RunSlice(tx, order, flow, deps);
     slice.nodes = state ? state.nodes : await loadNodeRecords(tx, order.id);
     slice.record = new SliceRecord(state ? state.waits : await openWaits(tx, order.id));
-    if (order.snapshot) slice.snapshot = flow.machine.resolveState(order.snapshot as any) as Snapshot;
+    if (order.snapshot) slice.snapshot = flow.machine.resolveState(order.snapshot);
     if (deps.referenceCache && state?.referenceVersion) slice.readCache.reference = { cache: deps.referenceCache, version: state.referenceVersion };
     for (const read of state?.seeds ?? []) slice.readCache.seed(read);
     return slice;
@@ -188,7 +188,7 @@ export class RunSlice {
       order: orderView(this.order),
       vars: this.order.vars,
       nodes,
-      passes: { ...((this.snapshot?.context as any)?.passes ?? {}) },
+      passes: { ...(this.snapshot?.context.passes ?? {}) },
       tx: this.stepTx,
       clock: this.deps.clock,
       services: this.deps.services,
@@ -201,16 +201,16 @@ export class RunSlice {
   /** Starts a fresh run (first start, or continue-as-new) from the trigger. */
   async begin(): Promise<void> {
     const [snapshot, actions] = initialTransition(this.flow.machine);
-    this.snapshot = snapshot as Snapshot;
+    this.snapshot = snapshot;
     this.enqueue(actions);
     await this.drain();
   }
 
   /** Sends one event to the machine; false when the current state does not accept it. */
   async send(event: FlowEvent): Promise<boolean> {
-    if (!this.snapshot || this.snapshot.status === 'done' || !this.snapshot.can(event as any)) return false;
-    const [next, actions] = transition(this.flow.machine, this.snapshot as any, event as any);
-    this.snapshot = next as Snapshot;
+    if (!this.snapshot || this.snapshot.status === 'done' || !this.snapshot.can(event)) return false;
+    const [next, actions] = transition(this.flow.machine, this.snapshot, event);
+    this.snapshot = next;
     this.enqueue(actions);
     await this.drain();
     return true;
@@ -229,8 +229,8 @@ export class RunSlice {
       else {
         const event = await this.runStep(action.nodeId, 1);
         if (event) {
-          const [next, actions] = transition(this.flow.machine, this.snapshot as any, event as any);
-          this.snapshot = next as Snapshot;
+          const [next, actions] = transition(this.flow.machine, this.snapshot, event);
+          this.snapshot = next;
           this.enqueue(actions);
         }
       }
@@ -241,8 +241,8 @@ export class RunSlice {
   async retryStep(nodeId: string, attempt: number): Promise<void> {
     const event = await this.runStep(nodeId, attempt);
     if (!event) return;
-    const [next, actions] = transition(this.flow.machine, this.snapshot as any, event as any);
-    this.snapshot = next as Snapshot;
+    const [next, actions] = transition(this.flow.machine, this.snapshot, event);
+    this.snapshot = next;
     this.enqueue(actions);
     await this.drain();
   }
@@ -255,7 +255,7 @@ export class RunSlice {
    */
   private async runStep(nodeId: string, attempt: number): Promise<FlowEvent | null> {
     const compiled = this.flow.nodes.get(nodeId)!;
-    const run = compiled.def.run;
+    const run = compiled.def.run?.bind(compiled.def);
     if (!run) throw new Error(`node type ${compiled.def.type} has no run()`);
     return this.invokeStep(nodeId, attempt, 'run', (ctx) => run(ctx));
   }
@@ -339,13 +339,13 @@ export class RunSlice {
   /** The answer of the call the run waits for: the node's `answer` decides, then the run goes on. */
   async answerStep(call: CallRow, answer: ExternalAnswer): Promise<void> {
     const compiled = this.flow.nodes.get(call.nodeId)!;
-    const handle = compiled.def.answer;
+    const handle = compiled.def.answer?.bind(compiled.def);
     if (!handle) throw new Error(`node type ${compiled.def.type} made a call but has no answer()`);
     this.note('node.answer', `${this.label(call.nodeId)}: ${answerText(answer)} (attempt ${call.attempt})`, call.nodeId, { attempt: call.attempt, status: answer.status });
     const event = await this.invokeStep(call.nodeId, call.attempt, 'answer', (ctx) => handle(ctx, answer));
     if (!event) return;
-    const [next, actions] = transition(this.flow.machine, this.snapshot as any, event as any);
-    this.snapshot = next as Snapshot;
+    const [next, actions] = transition(this.flow.machine, this.snapshot, event);
+    this.snapshot = next;
     this.enqueue(actions);
     await this.drain();
   }
@@ -430,7 +430,7 @@ export class RunSlice {
    */
   private async abandon(nodeId: string): Promise<void> {
     const compiled = this.flow.nodes.get(nodeId)!;
-    const abandon = compiled.def.abandon;
+    const abandon = compiled.def.abandon?.bind(compiled.def);
     if (!abandon) return;
     const rec = this.node(nodeId);
     await this.sql('SAVEPOINT abandon');
@@ -530,7 +530,7 @@ export class RunSlice {
       const compiled = this.flow.nodes.get(rec.nodeId);
       if (!compiled) continue;
       const undo =
-        mode === 'cancel' ? (compiled.def.cancel === null ? undefined : compiled.def.cancel ?? compiled.def.compensate) : compiled.def.compensate;
+        mode === 'cancel' ? (compiled.def.cancel === null ? undefined : compiled.def.cancel ?? compiled.def.compensate?.bind(compiled.def)) : compiled.def.compensate?.bind(compiled.def);
       if (!undo || compiled.def.undoable?.(compiled.params) === false) continue;
       ran = true;
       await this.sql('SAVEPOINT undo');
@@ -576,7 +576,7 @@ export class RunSlice {
     // A slice over an order that already ended (a late answer, an undo call's answer) only records.
     if (isFinished(this.order.status)) return;
     while (this.snapshot.status === 'done') {
-      const output = this.snapshot.output as FlowOutput;
+      const output = this.snapshot.output;
       const endNode = typeof this.snapshot.value === 'string' ? this.snapshot.value : '';
       if (output.outcome === 'continue') {
         await this.continueAsNew(endNode);
@@ -592,7 +592,7 @@ export class RunSlice {
         await this.undoCompleted('compensate', status);
         this.emit({ event: 'order.failed', nodeId: failure?.nodeId ?? endNode, run: this.node(failure?.nodeId ?? endNode).runs, data: { outcome: 'failed', reason, node: failure ? { id: failure.nodeId, type: failure.type, error: failure.error } : null } });
       } else {
-        status = output.outcome as OrderStatus;
+        status = output.outcome;
         if (status !== 'completed') await this.undoCompleted('compensate', status);
         const rec = this.node(endNode);
         rec.runs += 1;
@@ -630,8 +630,8 @@ export class RunSlice {
     for (const rec of [...this.nodes.values()]) if (rec.status === 'running') await this.abandon(rec.nodeId);
     await this.undoCompleted('cancel', 'cancelled');
     if (this.snapshot && this.snapshot.status !== 'done') {
-      const [next] = transition(this.flow.machine, this.snapshot as any, { type: 'order.cancel' } as any);
-      this.snapshot = next as Snapshot;
+      const [next] = transition(this.flow.machine, this.snapshot, { type: 'order.cancel' });
+      this.snapshot = next;
     }
     this.skipUntaken();
     this.order.status = 'cancelled';
@@ -653,7 +653,7 @@ export class RunSlice {
     if (!isFinished(this.order.status))
       this.order.status = restingStatus(waits.length);
     const persisted: PersistedSnapshot | null = this.snapshot
-      ? { value: this.snapshot.value, context: this.snapshot.context as PersistedSnapshot['context'] }
+      ? { value: this.snapshot.value, context: this.snapshot.context }
       : null;
     const outbox = outboxRows(this.order.id, this.order.generation, this.record.events, orderSummary(this.order) as unknown as Record<string, unknown>);
     const dirty = this.record.takeDirtyNodes();

@@ -44,13 +44,14 @@ export function namedStatementClient(tx: PoolClient, onQuery?: (text: string) =>
           throw isStalePlanError(err) ? new StalePreparedPlan(err) : err;
         });
     }
-    return Reflect.apply(tx.query, tx, args);
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- applied with tx as `this`.
+    return Reflect.apply(tx.query, tx, args) as unknown;
   };
   return new Proxy(tx, {
     get(target, prop) {
       if (prop === 'query') return query;
-      const value = Reflect.get(target, prop, target);
-      return typeof value === 'function' ? value.bind(target) : value;
+      const value: unknown = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },
   });
 }

@@ -1,5 +1,5 @@
 // Open and closed waits of an order (order_waits); approval waits are also the approvals inbox.
-import type { Queryable } from '../../db/db.js';
+import type { Queryable, DbRow } from '../../db/db.js';
 
 export interface WaitRow {
   orderId: string;
@@ -21,7 +21,7 @@ export interface WaitRow {
 }
 
 /** A wait from an `order_waits` row. */
-export function toWait(r: any): WaitRow {
+export function toWait(r: DbRow): WaitRow {
   return {
     orderId: r.order_id,
     nodeId: r.node_id,

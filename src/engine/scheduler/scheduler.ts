@@ -144,7 +144,7 @@ export class Scheduler {
     if (hasOnReconnect(this.index)) {
       this.unsubscribeReconnect = this.index.onReconnect(() => {
         this.logger.info({ index: this.index.kind }, 'timer index reconnected: re-seeding from PostgreSQL');
-        this.sweep().catch((err) => this.logger.error({ err }, 'timer re-seed failed'));
+        this.sweep().catch((err: unknown) => this.logger.error({ err }, 'timer re-seed failed'));
       });
     }
     this.schedulePoll(0);
@@ -277,7 +277,7 @@ export class Scheduler {
     if (!this.running) return;
     this.sweepHandle = setTimeout(() => {
       this.sweep()
-        .catch((err) => this.logger.error({ err }, 'timer sweep failed'))
+        .catch((err: unknown) => this.logger.error({ err }, 'timer sweep failed'))
         .finally(() => this.scheduleSweep());
     }, this.sweepMs);
   }
@@ -393,6 +393,6 @@ export class Scheduler {
     this.indexDown = false;
     this.logger.info({ index: this.index.kind }, 'timer index available again: re-seeding from PostgreSQL');
     // Adds may have failed while it was down, and a restarted Redis may have lost the set.
-    if (this.running) this.sweep().catch((err) => this.logger.error({ err }, 'timer re-seed failed'));
+    if (this.running) this.sweep().catch((err: unknown) => this.logger.error({ err }, 'timer re-seed failed'));
   }
 }

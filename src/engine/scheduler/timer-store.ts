@@ -1,5 +1,5 @@
 // PostgreSQL side of timers: the durable rows every index is built from, and the firing guard.
-import type { Queryable } from '../../db/db.js';
+import type { Queryable, DbRow } from '../../db/db.js';
 import type { TimerIndexEntry } from './timer-index.js';
 
 /** A timer to schedule. `id` is chosen by the caller so scheduling is idempotent. */
@@ -43,7 +43,7 @@ function ms(value: string | number | null): number | null {
   return value === null ? null : Number(value);
 }
 
-function toRow(r: any): TimerRow {
+function toRow(r: DbRow): TimerRow {
   return {
     id: r.id,
     orderId: r.order_id,

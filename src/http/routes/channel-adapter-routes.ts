@@ -80,6 +80,7 @@ export function channelAdapterRoutes(deps: Edi850Deps): RouteDef[] {
     defineRoute<Buffer>({
       method: 'post',
       path: `/api/v1/channels/${PLATFORM_SEGMENT}/orders`,
+      operationId: 'receiveStorefrontOrder',
       summary: 'Storefront-platform order-created webhook (platform HMAC, no token)',
       tag: 'channels',
       access: 'self',
@@ -91,6 +92,7 @@ export function channelAdapterRoutes(deps: Edi850Deps): RouteDef[] {
     defineRoute<Buffer, undefined, { platformName: string }>({
       method: 'post',
       path: '/api/v1/channels/:platformName/orders',
+      operationId: 'receiveStorefrontOrderByPlatformName',
       summary: "The same webhook under the platform's own name (workspace platform.name), with its own header names (X-<Name>-Hmac-Sha256, X-<Name>-Topic)",
       tag: 'channels',
       access: 'self',
@@ -103,6 +105,7 @@ export function channelAdapterRoutes(deps: Edi850Deps): RouteDef[] {
     defineRoute<Buffer>({
       method: 'post',
       path: '/api/v1/channels/edi/850',
+      operationId: 'receiveEdi850',
       summary: 'Upload one X12 interchange; each 850 purchase order starts a b2b order (one result per transaction set)',
       tag: 'channels',
       access: 'operator',

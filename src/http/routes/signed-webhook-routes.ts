@@ -40,6 +40,7 @@ export function signedWebhookRoutes(deps: SignedRouteDeps): RouteDef[] {
     defineRoute<Buffer>({
       method: 'post',
       path: '/api/v1/webhooks/events',
+      operationId: 'deliverSignedEvent',
       summary: 'Deliver a business event to an order, signed by an integration',
       tag: 'signed',
       access: 'self',
@@ -67,6 +68,7 @@ export function signedWebhookRoutes(deps: SignedRouteDeps): RouteDef[] {
     defineRoute<Buffer>({
       method: 'post',
       path: '/api/v1/webhooks/orders',
+      operationId: 'receiveSignedOrder',
       summary: 'Start an order from an outside system, signed by an integration (routed, idempotent on channel + externalId)',
       tag: 'signed',
       access: 'self',

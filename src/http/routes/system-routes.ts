@@ -14,6 +14,7 @@ export function systemRoutes(deps: SystemRouteDeps): RouteDef[] {
     defineRoute({
       method: 'get',
       path: '/health',
+      operationId: 'checkLiveness',
       summary: 'Liveness',
       tag: 'system',
       access: 'public',
@@ -23,6 +24,7 @@ export function systemRoutes(deps: SystemRouteDeps): RouteDef[] {
     defineRoute({
       method: 'get',
       path: '/health/deep',
+      operationId: 'checkReadiness',
       summary: 'Readiness: database, scheduler and Redis checks',
       tag: 'system',
       access: 'public',
@@ -41,6 +43,7 @@ export function systemRoutes(deps: SystemRouteDeps): RouteDef[] {
     defineRoute({
       method: 'get',
       path: '/api/v1/openapi.json',
+      operationId: 'getOpenApiDocument',
       summary: 'This OpenAPI 3.1 document',
       tag: 'system',
       access: 'public',

@@ -43,7 +43,6 @@ const ask = (text: string, as: Principal = operator, context?: Record<string, un
   t.service.ctx.operations.call('chat', as, { text, ...(context ? { context } : {}) }, { ip: null }) as Promise<any>;
 
 type Case = [question: string | (() => string), tool: string | null, expected: RegExp | (() => RegExp), context?: () => Record<string, unknown>];
-const id = (k: string) => () => ids[k];
 const q = (f: (i: typeof ids) => string) => () => f(ids);
 
 const CASES: Case[] = [

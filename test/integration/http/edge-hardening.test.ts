@@ -2,7 +2,7 @@
 // error-log noise and live-connection caps, through the real server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { startTestService, WORKSPACE_PASSWORD, type TestService } from '../../support/test-service.js';
+import { WORKSPACE_PASSWORD, type TestService } from '../../support/test-service.js';
 import { openConnections, rawExchange, rawRequest, UPGRADE_HEADERS } from '../../support/raw-http.js';
 import { graphs, publishFlow, startBody, startOrdersService } from '../orders/orders-support.js';
 import { makeToken } from '../identity/identity-client.js';

@@ -7,7 +7,6 @@ import type { Db } from '../../../src/db/db.js';
 import { startTestService, type TestService } from '../../support/test-service.js';
 import { dataAttr, makePerson, makeToken, postForm, serverNow, type TestPerson } from './identity-client.js';
 
-const DAY = 86_400_000;
 
 /**
  * Records the text of every statement the service's pool runs from now on: each client is wrapped

@@ -74,6 +74,25 @@ describe('openapi.json', () => {
     expect(new Set(ids).size).toBe(ids.length);
   });
 
+  it('every operation has its own operationId: a camelCase name, unique, never derived from the path', () => {
+    const ids: string[] = [];
+    for (const [path, methods] of Object.entries<any>(doc.paths))
+      for (const [method, op] of Object.entries<any>(methods)) {
+        const id: unknown = op.operationId;
+        expect(typeof id, `${method} ${path}`).toBe('string');
+        expect(id, `${method} ${path}`).toMatch(/^[a-z][A-Za-z0-9]+$/);
+        // The old fallback: the method and the path in PascalCase (e.g. postApiV1WebhooksEvents), parameters as By<Name>.
+        const derived = `${method}${path.split('/').filter(Boolean).map((part) => (/^\{(.+)\}$/.test(part) ? `by-${part.slice(1, -1)}` : part).replace(/(^|[_.-])([a-zA-Z0-9])/g, (_m, _s, c: string) => c.toUpperCase()).replace(/[^A-Za-z0-9]/g, '')).join('')}`;
+        expect(String(id).toLowerCase().startsWith(derived.toLowerCase().replace(/\d+$/, '')), `${method} ${path}: ${String(id)} is path-derived`).toBe(false);
+        ids.push(String(id));
+      }
+    expect(ids.length).toBeGreaterThan(40);
+    expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
+    // The signed, channel and system routes carry the names chosen for them.
+    expect(doc.paths['/api/v1/webhooks/orders'].post.operationId).toBe('receiveSignedOrder');
+    expect(doc.paths['/api/v1/channels/edi/850'].post.operationId).toBe('receiveEdi850');
+  });
+
   it('answers are named component schemas, referenced from the responses', () => {
     for (const name of ['Error', 'Order', 'OrderListRow', 'OrderList', 'LiveState', 'LiveNode', 'DeliverResult', 'StartedOrder', 'Flow', 'FlowListRow', 'Person', 'ApiToken'])
       expect(doc.components.schemas[name], name).toBeTruthy();

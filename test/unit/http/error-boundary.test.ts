@@ -13,13 +13,13 @@ let base: string;
 beforeAll(async () => {
   const routes = [
     defineRoute({
-      method: 'get', path: '/boom', summary: 'throws a bug', tag: 't', access: 'public', responses: {},
+      method: 'get', path: '/boom', operationId: 'boom', summary: 'throws a bug', tag: 't', access: 'public', responses: {},
       handler: () => {
         throw new Error('secret detail: db password is hunter2');
       },
     }),
     defineRoute({
-      method: 'get', path: '/page', summary: 'an html page', tag: 't', access: 'public', responses: {},
+      method: 'get', path: '/page', operationId: 'page', summary: 'an html page', tag: 't', access: 'public', responses: {},
       handler: ({ ctx }) => {
         ctx.type = 'html';
         return { body: `<!doctype html><script nonce="${ctx.state.cspNonce}">1</script>` };
@@ -27,7 +27,8 @@ beforeAll(async () => {
     }),
   ];
   const app = createApp({ logger: createLogger('silent'), auth: new Authenticator(), routes, proxyHops: 0 });
-  server = http.createServer(app.callback());
+  const handle = app.callback();
+  server = http.createServer((req, res) => void handle(req, res));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
