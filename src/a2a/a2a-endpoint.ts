@@ -119,7 +119,7 @@ export function a2aRouter(deps: A2aEndpointDeps): Router {
         return;
       }
     }
-    const id = typeof body === 'object' && body !== null && 'id' in body ? (body as { id: unknown }).id : null;
+    const id = typeof body === 'object' && body !== null && 'id' in body ? (body).id : null;
     if (problem || envelopeProblem(body)) {
       ctx.body = rpcError(typeof id === 'string' || typeof id === 'number' ? id : null, A2A_ERROR_CODE.INVALID_REQUEST, problem ?? 'Invalid Request: not a JSON-RPC 2.0 request object');
       return;

@@ -75,7 +75,7 @@ type ChatOutput = OperationOutput<'chat'>;
 function chatOutputOf(task: Task): ChatOutput | null {
   for (const artifact of [...(task.artifacts ?? [])].reverse())
     if (artifact.name === 'chat')
-      for (const part of artifact.parts) if (part.content?.$case === 'data') return part.content.value as unknown as ChatOutput;
+      for (const part of artifact.parts) if (part.content?.$case === 'data') return part.content.value;
   return null;
 }
 
@@ -141,7 +141,7 @@ export class A2aExecutor implements AgentExecutor {
       return this.refused(ctx, bus, err);
     }
     this.artifact(ctx, bus, op.name, output);
-    const text = op.summarize ? op.summarize(output as never) : `${op.name} answered.`;
+    const text = op.summarize ? op.summarize(output) : `${op.name} answered.`;
     this.publishStatus(ctx, bus, this.status(ctx, TaskState.TASK_STATE_COMPLETED, [textPart(text)]));
   }
 
@@ -262,7 +262,7 @@ export class A2aExecutor implements AgentExecutor {
     }
     this.artifact(ctx, bus, proposal.skill, output);
     const op = agentTool(this.deps.operations, proposal.skill);
-    this.publishStatus(ctx, bus, this.status(ctx, TaskState.TASK_STATE_COMPLETED, [textPart(op?.summarize ? op.summarize(output as never) : `${proposal.skill} done.`)]));
+    this.publishStatus(ctx, bus, this.status(ctx, TaskState.TASK_STATE_COMPLETED, [textPart(op?.summarize ? op.summarize(output) : `${proposal.skill} done.`)]));
   }
 
   /**

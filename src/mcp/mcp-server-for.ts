@@ -31,7 +31,7 @@ export function mcpTools(registry: OperationRegistry, principal: Principal): Any
 }
 
 /** JSON Schema of a zod schema as the SDK lists it (zod's Standard JSON Schema, draft 2020-12). */
-function jsonSchemaOf(schema: AnyOperation['input'] | AnyOperation['output'], io: 'input' | 'output'): Record<string, unknown> {
+function jsonSchemaOf(schema: AnyOperation['input']  , io: 'input' | 'output'): Record<string, unknown> {
   return schema['~standard'].jsonSchema[io]({ target: 'draft-2020-12' }) as Record<string, unknown>;
 }
 
@@ -56,7 +56,7 @@ export function mcpServerFor(options: McpServerOptions, principal: Principal, ca
       async (args: unknown): Promise<CallToolResult> => {
         try {
           const output = await options.registry.callByName(op.name, principal, args ?? {}, call);
-          const text = op.summarize ? op.summarize(output as never) : JSON.stringify(output).slice(0, TEXT_LIMIT);
+          const text = op.summarize ? op.summarize(output) : JSON.stringify(output).slice(0, TEXT_LIMIT);
           return { content: [{ type: 'text', text }], structuredContent: output as Record<string, unknown> };
         } catch (err) {
           return mcpErrorResult(err);

@@ -27,8 +27,8 @@ export class OrderChangeFeed {
     if (!set) this.listeners.set(orderId, (set = new Set()));
     set.add(listener);
     return () => {
-      set!.delete(listener);
-      if (set!.size === 0 && this.listeners.get(orderId) === set) this.listeners.delete(orderId);
+      set.delete(listener);
+      if (set.size === 0 && this.listeners.get(orderId) === set) this.listeners.delete(orderId);
     };
   }
 

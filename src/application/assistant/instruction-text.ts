@@ -20,8 +20,8 @@ export function instructionOf(question: string): string {
   const flow = words.findIndex((w) => FLOW_WORD.test(w));
   if (flow > 0) {
     for (let i = flow - 1; i >= 0 && i >= flow - 1 - MAX_NAME_WORDS; i--) {
-      if (PREPOSITIONS.has(words[i]!.toLowerCase()) && i > 0) return words.slice(0, i).join(' ');
-      if (!NAME_WORD.test(words[i]!)) break;
+      if (PREPOSITIONS.has(words[i].toLowerCase()) && i > 0) return words.slice(0, i).join(' ');
+      if (!NAME_WORD.test(words[i])) break;
     }
   }
   return words.join(' ') || question;

@@ -38,10 +38,10 @@ export function resolveBranchSource(branchPhrase: string, stepPhrase: string | n
   if (candidates.length === 0) throw cannotChange(`no step of this flow has a ${names.join(' or ')} branch.`);
   if (candidates.length > 1) {
     throw cannotChange(
-      `${candidates.map(nodeName).join(', ')} all have a ${names.join(' or ')} branch; say which, e.g. "send orders ${names[0]} at ${candidates[0]!.label ?? candidates[0]!.id} to ...".`,
+      `${candidates.map(nodeName).join(', ')} all have a ${names.join(' or ')} branch; say which, e.g. "send orders ${names[0]} at ${candidates[0].label ?? candidates[0].id} to ...".`,
     );
   }
-  const node = candidates[0]!;
+  const node = candidates[0];
   return { node, branch: branchOn(node, names, catalogue)! };
 }
 

@@ -17,7 +17,7 @@ const NUMBER_WORDS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4
 /** The param schemas of a node type, by key (empty for types whose params are not one object). */
 function paramShape(type: string, catalogue: Catalogue): Record<string, z.ZodType> {
   const schema = catalogue.get(type)?.params;
-  return schema instanceof z.ZodObject ? (schema.shape as Record<string, z.ZodType>) : {};
+  return schema instanceof z.ZodObject ? (schema.shape) : {};
 }
 
 /** A param's schema without its default or optional wrapper. */
@@ -89,12 +89,12 @@ export function changeParam(graph: DraftGraph, ins: Params, catalogue: Catalogue
   } else {
     key = paramKey(ins.param, node.type, catalogue);
     // "the delay" of a delay step means its duration, "the wait" its timeout or duration.
-    if (key === null && (PARAM_SYNONYMS.timeout!.includes(cleanPhrase(ins.param)) || PARAM_SYNONYMS.duration!.includes(cleanPhrase(ins.param)))) {
+    if (key === null && (PARAM_SYNONYMS.timeout.includes(cleanPhrase(ins.param)) || PARAM_SYNONYMS.duration.includes(cleanPhrase(ins.param)))) {
       key = durationKeys(node.type, catalogue)[0] ?? null;
     }
     if (key === null) throw cannotChange(`${nodeName(node)} (${node.type}) has no param "${ins.param}"; its params: ${Object.keys(shape).join(', ') || 'none'}.`);
   }
-  const value = coerce(ins.value, key, shape[key]!, node);
+  const value = coerce(ins.value, key, shape[key], node);
   const params = { ...(node.params ?? {}) };
   const old = params[key] ?? (parsedParams(node, catalogue) as Record<string, unknown> | null)?.[key];
   if (JSON.stringify(old) === JSON.stringify(value)) throw cannotChange(`${key} of ${nodeName(node)} is already ${JSON.stringify(value)}.`);

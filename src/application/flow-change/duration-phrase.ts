@@ -29,13 +29,13 @@ export function parseDurationPhrase(phrase: string): string | null {
   const match = /^\s*(\d+(?:\.\d+)?|[a-z]+(?:\s+an?)?)\s*-?\s*([a-z]+)\s*$/i.exec(phrase.trim().toLowerCase());
   if (!match) return null;
   const [, amountText, unitText] = match as unknown as [string, string, string];
-  const amount = /^\d/.test(amountText) ? Number(amountText) : NUMBER_WORDS[amountText.split(/\s+/)[0]!];
+  const amount = /^\d/.test(amountText) ? Number(amountText) : NUMBER_WORDS[amountText.split(/\s+/)[0]];
   const unit = UNIT_WORDS.find(([re]) => re.test(unitText))?.[1];
   if (amount === undefined || !Number.isFinite(amount) || amount <= 0 || unit === undefined) return null;
-  const seconds = amount * UNIT_SECONDS[unit]!;
+  const seconds = amount * UNIT_SECONDS[unit];
   if (!Number.isInteger(seconds)) return null;
   for (const letter of ['d', 'h', 'm', 's'] as const) {
-    const size = UNIT_SECONDS[letter]!;
+    const size = UNIT_SECONDS[letter];
     if (seconds % size === 0) {
       const text = `${seconds / size}${letter}`;
       return isDuration(text) ? text : null;

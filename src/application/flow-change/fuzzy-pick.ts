@@ -27,12 +27,12 @@ export function fuzzyPick<T>(phrase: string, things: readonly Pickable<T>[]): Pi
   const text = cleanPhrase(phrase);
   if (text.length === 0 || things.length === 0) return { kind: 'none' };
   const exact = things.filter((t) => t.exact.includes(text));
-  if (exact.length === 1) return { kind: 'found', item: exact[0]!.item };
+  if (exact.length === 1) return { kind: 'found', item: exact[0].item };
   if (exact.length > 1) return { kind: 'ambiguous', items: exact.map((t) => t.item) };
-  const fuse = new Fuse(things as Pickable<T>[], { keys: ['fuzzy'], includeScore: true, useTokenSearch: true, tokenMatch: 'any', threshold: 0.4 });
+  const fuse = new Fuse(things, { keys: ['fuzzy'], includeScore: true, useTokenSearch: true, tokenMatch: 'any', threshold: 0.4 });
   const results = fuse.search(text.slice(0, FUZZY_PHRASE_CHARS)).filter((r) => (r.score ?? 1) <= MAX_SCORE);
   if (results.length === 0) return { kind: 'none' };
-  const best = results[0]!.score ?? 0;
+  const best = results[0].score ?? 0;
   const close = results.filter((r) => (r.score ?? 1) - best <= TIE);
-  return close.length === 1 ? { kind: 'found', item: close[0]!.item.item } : { kind: 'ambiguous', items: close.map((r) => r.item.item) };
+  return close.length === 1 ? { kind: 'found', item: close[0].item.item } : { kind: 'ambiguous', items: close.map((r) => r.item.item) };
 }

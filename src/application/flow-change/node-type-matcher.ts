@@ -9,6 +9,6 @@ export function matchNodeType(phrase: string, catalogue: Catalogue): Pick<NodeTy
   const things = catalogue.list().map((def) => ({ item: def, names: typeNames(def.type, catalogue) }));
   const exact = fuzzyPick(phrase, things.map((t) => ({ item: t.item, exact: t.names, fuzzy: [] })));
   // A type name shared by several types (none today) would be ambiguous; the first registered wins only on a clean hit.
-  if (exact.kind !== 'none') return exact.kind === 'ambiguous' ? { kind: 'found', item: exact.items[0]! } : exact;
+  if (exact.kind !== 'none') return exact.kind === 'ambiguous' ? { kind: 'found', item: exact.items[0] } : exact;
   return fuzzyPick(phrase, things.map((t) => ({ item: t.item, exact: [], fuzzy: t.names })));
 }

@@ -34,7 +34,7 @@ function resolveTarget(phrase: string, graph: DraftGraph, source: DraftNode, cat
   const outcome = outcomeOf(phrase);
   if (outcome !== null) {
     const ends = candidates.filter((n) => n.type === 'end' && (parsedParams(n, catalogue) as { outcome?: string } | null)?.outcome === outcome);
-    if (ends.length === 1) return { node: ends[0]!, created: false };
+    if (ends.length === 1) return { node: ends[0], created: false };
     if (ends.length > 1) throw stepAmbiguous(phrase, ends);
     const label = outcome.charAt(0).toUpperCase() + outcome.slice(1);
     const end: DraftNode = { id: unusedId(graph, outcome), type: 'end', label, params: { outcome, reason: `${label} at ${source.label ?? source.id}` } };

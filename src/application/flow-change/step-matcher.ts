@@ -18,7 +18,7 @@ export function matchStep(phrase: string, nodes: readonly DraftNode[], catalogue
   if (byName.kind !== 'none') return byName;
   const text = cleanPhrase(phrase);
   const byType = nodes.filter((n) => typeNames(n.type, catalogue).includes(text));
-  if (byType.length === 1) return { kind: 'found', item: byType[0]! };
+  if (byType.length === 1) return { kind: 'found', item: byType[0] };
   if (byType.length > 1) return { kind: 'ambiguous', items: byType };
   return fuzzyPick(
     phrase,

@@ -3,6 +3,7 @@ import { Router } from '@koa/router';
 import type { Context } from 'koa';
 import type { Authenticator } from '../../auth/authenticator.js';
 import type { Principal } from '../../auth/principal.js';
+import type { Role } from '../../auth/roles.js';
 import type { OperationRegistry } from '../../application/operation-registry.js';
 import type { OperationInput, OperationName, OperationOutput } from '../../application/operation-types.js';
 import type { Clock } from '../../platform/clock.js';
@@ -50,6 +51,12 @@ export function dashboardRouter(o: DashboardRouterOptions): Router {
   const call = <N extends OperationName>(ctx: Context, principal: Principal, name: N, input: OperationInput<N>) => o.operations.call(name, principal, input, { ip: ctx.ip ?? null });
   /** A form's or a query's values as typed: the operation's schema decides (its 400 is the page's). */
   const callRaw = <N extends OperationName>(ctx: Context, principal: Principal, name: N, input: unknown) => o.operations.callRaw(name, principal, input, { ip: ctx.ip ?? null });
+  /** The role a form page needs: that of the operation it performs, read from the registry on each request (one place decides roles). */
+  const roleOf = (name: OperationName): Role => {
+    const op = o.operations.get(name);
+    if (!op) throw new Error(`no operation ${name} in the registry`);
+    return op.role;
+  };
 
   /** A refused or failed read as a page with its status (never a 500 for bad input). */
   async function guarded(ctx: Context, principal: Principal, run: () => Promise<void>): Promise<void> {
@@ -108,13 +115,13 @@ export function dashboardRouter(o: DashboardRouterOptions): Router {
   }
 
   router.get('/orders/new', async (ctx) => {
-    const principal = await pagePrincipal(o.auth, ctx, 'operator');
+    const principal = await pagePrincipal(o.auth, ctx, roleOf('startOrder'));
     if (!principal) return;
     await renderNewOrder(ctx, principal, 200, { flowId: one(ctx.query.flow) ?? '' });
   });
 
   router.post('/orders/new', async (ctx) => {
-    const principal = await pagePrincipal(o.auth, ctx, 'operator');
+    const principal = await pagePrincipal(o.auth, ctx, roleOf('startOrder'));
     if (!principal) return;
     const field = await readForm(ctx);
     const values = readNewOrderValues(field);
@@ -218,7 +225,7 @@ export function dashboardRouter(o: DashboardRouterOptions): Router {
   });
 
   router.post('/flows/:id/publish', async (ctx) => {
-    const principal = await pagePrincipal(o.auth, ctx, 'operator');
+    const principal = await pagePrincipal(o.auth, ctx, roleOf('publishFlow'));
     if (!principal) return;
     await readForm(ctx);
     const id = ctx.params.id;
@@ -273,7 +280,7 @@ export function dashboardRouter(o: DashboardRouterOptions): Router {
   }
 
   router.get('/flows/:id/edit', async (ctx) => {
-    const principal = await pagePrincipal(o.auth, ctx, 'operator');
+    const principal = await pagePrincipal(o.auth, ctx, roleOf('saveFlowDraft'));
     if (!principal) return;
     const id = ctx.params.id;
     await guarded(ctx, principal, async () => {
@@ -284,7 +291,7 @@ export function dashboardRouter(o: DashboardRouterOptions): Router {
   });
 
   router.post('/flows/:id/edit', async (ctx) => {
-    const principal = await pagePrincipal(o.auth, ctx, 'operator');
+    const principal = await pagePrincipal(o.auth, ctx, roleOf('saveFlowDraft'));
     if (!principal) return;
     const field = await readForm(ctx);
     const id = ctx.params.id;
@@ -342,7 +349,7 @@ export function dashboardRouter(o: DashboardRouterOptions): Router {
   });
 
   router.post('/back-office/payouts/:id/paid', async (ctx) => {
-    const principal = await pagePrincipal(o.auth, ctx, 'operator');
+    const principal = await pagePrincipal(o.auth, ctx, roleOf('markPayoutPaid'));
     if (!principal) return;
     await readForm(ctx);
     const id = ctx.params.id;
@@ -356,7 +363,7 @@ export function dashboardRouter(o: DashboardRouterOptions): Router {
   });
 
   router.post('/back-office/stock-review', async (ctx) => {
-    const principal = await pagePrincipal(o.auth, ctx, 'operator');
+    const principal = await pagePrincipal(o.auth, ctx, roleOf('runStockReview'));
     if (!principal) return;
     await readForm(ctx);
     try {
