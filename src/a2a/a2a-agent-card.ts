@@ -27,12 +27,13 @@ const ROLE_SCOPES: Record<string, string> = {
 
 function skillOf(op: AnyOperation): AgentSkill {
   const request = op.name === 'chat' ? 'Send text parts' : `Send a data part { "skill": "${op.name}", "input": { ... } }`;
+  const example: unknown = op.example;
   return {
     id: op.name,
     name: op.name,
     description: `${op.summary}. ${op.description} Needs the ${op.role} role (${op.effect}). ${request}.`,
     tags: [op.feature, op.effect, op.role],
-    examples: op.example ? [JSON.stringify(op.name === 'chat' ? (op.example as { text: string }).text : { skill: op.name, input: op.example })] : [],
+    examples: example ? [JSON.stringify(op.name === 'chat' ? (example as { text: string }).text : { skill: op.name, input: example })] : [],
     inputModes: op.name === 'chat' ? ['text/plain'] : ['application/json'],
     outputModes: OUTPUT_MODES,
     securityRequirements: [],

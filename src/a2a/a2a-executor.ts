@@ -75,7 +75,8 @@ type ChatOutput = OperationOutput<'chat'>;
 function chatOutputOf(task: Task): ChatOutput | null {
   for (const artifact of [...(task.artifacts ?? [])].reverse())
     if (artifact.name === 'chat')
-      for (const part of artifact.parts) if (part.content?.$case === 'data') return part.content.value;
+      // The chat artifact's data part is the chat operation's output as `artifact` published it (tasks are written only from our events).
+      for (const part of artifact.parts) if (part.content?.$case === 'data') return part.content.value as ChatOutput;
   return null;
 }
 

@@ -25,5 +25,5 @@ export function messageText(message: Message): string {
 
 /** The data parts of a message, in order. */
 export function messageData(message: Message): unknown[] {
-  return message.parts.flatMap((p) => (p.content?.$case === 'data' ? [p.content.value] : []));
+  return message.parts.flatMap((p): unknown[] => (p.content?.$case === 'data' ? [p.content.value] : []));
 }

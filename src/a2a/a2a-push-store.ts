@@ -27,6 +27,16 @@ function invalidRequest(message: string): Error {
   return new JsonRpcRequestMalformedError({ message, envelopeCode: A2A_ERROR_CODE.INVALID_REQUEST });
 }
 
+/** The `a2a_push_configs` columns a target is made of; the CHECK constraint bounds `wire_version`, `save` writes `auth_scheme` and `credentials_sealed` together. */
+interface PushConfigDbRow {
+  id: string;
+  url: string;
+  token_sealed: string | null;
+  auth_scheme: string | null;
+  credentials_sealed: string | null;
+  wire_version: '1.0' | '0.3';
+}
+
 export class A2aPushStore implements PushNotificationStore {
   private readonly key: Buffer;
 
@@ -102,7 +112,7 @@ export class A2aPushStore implements PushNotificationStore {
 
   /** The configs of a task with their secrets opened (the queue writes bodies for them; the worker signs nothing). */
   async targets(q: Queryable, taskId: string, owner: string): Promise<PushTarget[]> {
-    const { rows } = await q.query(
+    const { rows } = await q.query<PushConfigDbRow>(
       'SELECT id, url, token_sealed, auth_scheme, credentials_sealed, wire_version FROM a2a_push_configs WHERE task_id = $1 AND owner = $2 ORDER BY created_at, id',
       [taskId, owner],
     );
@@ -111,20 +121,20 @@ export class A2aPushStore implements PushNotificationStore {
 
   /** One config with its secrets opened; null when it was deleted. */
   async target(q: Queryable, taskId: string, configId: string): Promise<PushTarget | null> {
-    const { rows } = await q.query(
+    const { rows } = await q.query<PushConfigDbRow>(
       'SELECT id, url, token_sealed, auth_scheme, credentials_sealed, wire_version FROM a2a_push_configs WHERE task_id = $1 AND id = $2',
       [taskId, configId],
     );
     return rows.length ? this.toTarget(taskId, rows[0]) : null;
   }
 
-  private toTarget(taskId: string, r: any): PushTarget {
+  private toTarget(taskId: string, r: PushConfigDbRow): PushTarget {
     const ctx = `${taskId}|${r.id}`;
     return {
       id: r.id,
       url: r.url,
       token: r.token_sealed ? openSecret(this.key, r.token_sealed, ctx) : '',
-      authentication: r.auth_scheme ? { scheme: r.auth_scheme, credentials: openSecret(this.key, r.credentials_sealed, ctx) } : null,
+      authentication: r.auth_scheme ? { scheme: r.auth_scheme, credentials: openSecret(this.key, r.credentials_sealed ?? '', ctx) } : null,
       wireVersion: r.wire_version,
     };
   }

@@ -62,7 +62,17 @@ function statusTime(task: Task): number {
   return Number.isFinite(at) ? at : 0;
 }
 
-function toRow(r: any): StoredRow {
+/** The `a2a_tasks` columns `toRow` reads: `task` is the jsonb the task was saved as (A2A 1.0 ProtoJSON), `status_at` a bigint string. */
+interface TaskDbRow {
+  owner: string;
+  order_id: string | null;
+  state: string;
+  status_key: string;
+  status_at: string;
+  task: unknown;
+}
+
+function toRow(r: TaskDbRow): StoredRow {
   return { owner: r.owner, orderId: r.order_id, state: r.state, statusKey: r.status_key, statusAt: Number(r.status_at), task: Task.fromJSON(r.task) };
 }
 
@@ -73,14 +83,14 @@ export class A2aTaskStore implements TaskStore {
   async load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
     const owner = callerOf(context).userName;
     await this.refresh(taskId);
-    const { rows } = await this.deps.db.query('SELECT * FROM a2a_tasks WHERE id = $1 AND owner = $2', [taskId, owner]);
+    const { rows } = await this.deps.db.query<TaskDbRow>('SELECT * FROM a2a_tasks WHERE id = $1 AND owner = $2', [taskId, owner]);
     return rows.length ? toRow(rows[0]).task : undefined;
   }
 
   async save(task: Task, context: ServerCallContext): Promise<void> {
     const owner = callerOf(context).userName;
     const queued = await this.deps.db.tx(async (tx) => {
-      const { rows } = await tx.query('SELECT * FROM a2a_tasks WHERE id = $1 FOR UPDATE', [task.id]);
+      const { rows } = await tx.query<TaskDbRow>('SELECT * FROM a2a_tasks WHERE id = $1 FOR UPDATE', [task.id]);
       const prev = rows.length ? toRow(rows[0]) : null;
       if (prev && prev.owner !== owner) throw new Error('A2A task saved by a caller that does not own it');
       if (!prev) await this.dropFinished(tx, owner);
@@ -111,7 +121,7 @@ export class A2aTaskStore implements TaskStore {
       const cursor = decodeCursor(params.pageToken);
       page += ` AND (status_at, id) < ($${pageArgs.push(cursor.at)}, $${pageArgs.push(cursor.id)})`;
     }
-    const { rows } = await this.deps.db.query(`SELECT * FROM a2a_tasks WHERE ${page} ORDER BY status_at DESC, id DESC LIMIT $${pageArgs.push(pageSize + 1)}`, pageArgs);
+    const { rows } = await this.deps.db.query<TaskDbRow>(`SELECT * FROM a2a_tasks WHERE ${page} ORDER BY status_at DESC, id DESC LIMIT $${pageArgs.push(pageSize + 1)}`, pageArgs);
     const more = rows.length > pageSize;
     const taken = rows.slice(0, pageSize).map(toRow);
     const tasks = taken.map((r) => (params.includeArtifacts ? r.task : { ...r.task, artifacts: [] }));
@@ -121,7 +131,7 @@ export class A2aTaskStore implements TaskStore {
 
   /** A task by id, whoever owns it (for our own code: the executor, the push sync). */
   async read(taskId: string): Promise<{ owner: string; task: Task } | null> {
-    const { rows } = await this.deps.db.query('SELECT * FROM a2a_tasks WHERE id = $1', [taskId]);
+    const { rows } = await this.deps.db.query<TaskDbRow>('SELECT * FROM a2a_tasks WHERE id = $1', [taskId]);
     return rows.length ? toRow(rows[0]) : null;
   }
 
@@ -137,7 +147,7 @@ export class A2aTaskStore implements TaskStore {
 
   /** The same inside a transaction the caller commits (the outbox sink); the pushes are returned for afterQueued. */
   async refreshIn(tx: PoolClient, taskId: string): Promise<QueuedPush[]> {
-    const { rows } = await tx.query('SELECT * FROM a2a_tasks WHERE id = $1 FOR UPDATE', [taskId]);
+    const { rows } = await tx.query<TaskDbRow>('SELECT * FROM a2a_tasks WHERE id = $1 FOR UPDATE', [taskId]);
     if (rows.length === 0) return [];
     const prev = toRow(rows[0]);
     if (!prev.orderId || FINAL_NAMES.includes(prev.state)) return [];
@@ -179,7 +189,7 @@ export class A2aTaskStore implements TaskStore {
 
   /** The latest tasks of one context, oldest first (what a chat turn reads as its history). */
   async contextTasks(owner: string, contextId: string, limit = CHAT_HISTORY_TASKS): Promise<Task[]> {
-    const { rows } = await this.deps.db.query('SELECT * FROM a2a_tasks WHERE owner = $1 AND context_id = $2 ORDER BY created_at DESC, id DESC LIMIT $3', [owner, contextId, limit]);
+    const { rows } = await this.deps.db.query<TaskDbRow>('SELECT * FROM a2a_tasks WHERE owner = $1 AND context_id = $2 ORDER BY created_at DESC, id DESC LIMIT $3', [owner, contextId, limit]);
     return rows.map((r) => toRow(r).task).reverse();
   }
 

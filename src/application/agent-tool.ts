@@ -25,7 +25,7 @@ export interface AgentToolSpec<I extends OperationInput, O extends z.ZodType, BI
   input: I;
   output: O;
   example?: z.input<I>;
-  summarize?(output: z.output<O>): string;
+  summarize?(this: void, output: z.output<O>): string;
   /** The base's input from the tool's (already validated by the tool's schema). */
   mapIn(input: z.output<I>, caller: Principal): z.output<BI> | Promise<z.output<BI>>;
   /** The tool's output from the base's output and the input the base was given. */

@@ -3,8 +3,12 @@ import type { Principal } from '../auth/principal.js';
 import { authorize } from '../auth/authorize.js';
 import { DomainError, ValidationError } from '../domain/errors.js';
 import { zodIssues } from '../lib/zod-issues.js';
-import type { AnyOperation, CallContext } from './operation.js';
+import type { z } from 'zod';
+import type { AnyOperation, CallContext, OperationInput as InputSchema } from './operation.js';
 import type { OperationInput, OperationName, OperationOutput } from './operation-types.js';
+
+/** An input once an operation's input schema has read it: an object of its fields. */
+export type ParsedInput = z.output<InputSchema>;
 
 export interface RegistryOptions {
   /**
@@ -69,7 +73,7 @@ export class OperationRegistry {
   async callWith(
     name: string,
     caller: Principal | null,
-    read: (op: AnyOperation) => unknown | Promise<unknown>,
+    read: (op: AnyOperation) => ParsedInput | Promise<ParsedInput>,
     call: CallContext,
   ): Promise<unknown> {
     const op = this.operations.get(name);
@@ -83,7 +87,7 @@ export class OperationRegistry {
 }
 
 /** The input parsed by the operation's schema; a failure is a 400 naming every invalid field. */
-export function parseInput(op: AnyOperation, input: unknown): unknown {
+export function parseInput(op: AnyOperation, input: unknown): ParsedInput {
   const result = op.input.safeParse(input ?? {});
   if (!result.success) throw new ValidationError(zodIssues(result.error), 'Invalid input');
   return result.data;

@@ -61,7 +61,7 @@ export interface Operation<I extends OperationInput = OperationInput, O extends 
   /** A valid input, shown in the OpenAPI document and to agents. */
   example?: z.input<I>;
   /** One plain sentence about an output (agents show it beside the data: an MCP text content, an A2A status). */
-  summarize?(output: z.output<O>): string;
+  summarize?(this: void, output: z.output<O>): string;
   /** Runs as `caller`, who has passed the role check; `input` has passed the input schema. */
   run(caller: Principal, input: z.output<I>, call: CallContext): Promise<R>;
 }
@@ -72,5 +72,4 @@ export function defineOperation<I extends OperationInput, O extends z.ZodType, N
 }
 
 /** An operation of any input and output, as the registry holds them. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyOperation = Operation<any, any>;
+export type AnyOperation = Operation<OperationInput, z.ZodType, string, unknown>;

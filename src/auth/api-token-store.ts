@@ -1,5 +1,5 @@
 // API tokens in PostgreSQL: `svc_live_<random>`, only the SHA-256 and the first 12 characters kept.
-import type { Queryable, DbRow } from '../db/db.js';
+import type { Queryable } from '../db/db.js';
 import type { Role } from './roles.js';
 import { newId, randomSecret, sha256 } from './secret-tokens.js';
 
@@ -30,7 +30,22 @@ export interface ApiToken {
 
 const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
-function toToken(r: DbRow): ApiToken {
+/** An `api_tokens` row as pg returns it (bigint columns as text). */
+interface ApiTokenDbRow {
+  id: string;
+  name: string;
+  role: Role;
+  prefix: string;
+  created_by: string;
+  created_by_id: string | null;
+  created_at: string;
+  expires_at: string | null;
+  last_used_at: string | null;
+  revoked_at: string | null;
+  expired_audited_at: string | null;
+}
+
+function toToken(r: ApiTokenDbRow): ApiToken {
   return {
     id: r.id,
     name: r.name,
@@ -73,7 +88,7 @@ export async function insertApiToken(
   t: { name: string; role: Role; lifetime: TokenLifetime; createdBy: string; createdById: string | null; now: number },
 ): Promise<{ token: ApiToken; secret: string }> {
   const secret = TOKEN_PREFIX + randomSecret(32);
-  const { rows } = await q.query(
+  const { rows } = await q.query<ApiTokenDbRow>(
     `INSERT INTO api_tokens (id, name, role, token_hash, prefix, created_by, created_by_id, created_at, expires_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING *`,
     [
@@ -92,7 +107,7 @@ export async function insertApiToken(
 }
 
 export async function listApiTokens(q: Queryable): Promise<ApiToken[]> {
-  const { rows } = await q.query('SELECT * FROM api_tokens WHERE revoked_at IS NULL ORDER BY created_at DESC, id');
+  const { rows } = await q.query<ApiTokenDbRow>('SELECT * FROM api_tokens WHERE revoked_at IS NULL ORDER BY created_at DESC, id');
   return rows.map(toToken);
 }
 
@@ -105,7 +120,12 @@ export type TokenOwner =
   | { kind: 'missing'; id: string }
   | { kind: 'person'; id: string; email: string; role: Role; enabled: boolean; passwordTemporary: boolean; totpEnabledAt: number | null };
 
-function toOwner(r: DbRow): TokenOwner {
+/** The owner columns `findApiTokenBySecret` joins beside the token: all null when no person matched. */
+type TokenOwnerDbRow =
+  | { owner_id: null; owner_email: null; owner_role: null; owner_enabled: null; owner_password_temporary: null; owner_totp_enabled_at: null }
+  | { owner_id: string; owner_email: string; owner_role: Role; owner_enabled: boolean; owner_password_temporary: boolean; owner_totp_enabled_at: string | null };
+
+function toOwner(r: ApiTokenDbRow & TokenOwnerDbRow): TokenOwner {
   if (r.created_by_id === null) return { kind: 'workspace' };
   if (r.owner_id === null) return { kind: 'missing', id: r.created_by_id };
   return {
@@ -121,7 +141,7 @@ function toOwner(r: DbRow): TokenOwner {
 
 /** A token by its secret with its owner's current state (one round trip, paid on a token's first use on a node and after every change; see api-token-cache.ts). */
 export async function findApiTokenBySecret(q: Queryable, secret: string): Promise<{ token: ApiToken; owner: TokenOwner } | null> {
-  const { rows } = await q.query(
+  const { rows } = await q.query<ApiTokenDbRow & TokenOwnerDbRow>(
     `SELECT t.*, p.id AS owner_id, p.email AS owner_email, p.role AS owner_role, p.enabled AS owner_enabled,
             p.password_temporary AS owner_password_temporary, p.totp_enabled_at AS owner_totp_enabled_at
      FROM api_tokens t LEFT JOIN people p ON p.id = t.created_by_id
@@ -133,7 +153,7 @@ export async function findApiTokenBySecret(q: Queryable, secret: string): Promis
 
 /** Revokes a live token; null when it does not exist or was already revoked. */
 export async function revokeApiToken(q: Queryable, id: string, now: number): Promise<ApiToken | null> {
-  const { rows } = await q.query('UPDATE api_tokens SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL RETURNING *', [id, now]);
+  const { rows } = await q.query<ApiTokenDbRow>('UPDATE api_tokens SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL RETURNING *', [id, now]);
   return rows[0] ? toToken(rows[0]) : null;
 }
 

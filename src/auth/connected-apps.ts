@@ -1,5 +1,5 @@
 // Connected apps: one row per grant a person gave an app (what the Account page lists and Disconnect ends).
-import type { Queryable, DbRow } from '../db/db.js';
+import type { Queryable } from '../db/db.js';
 import type { Role } from './roles.js';
 
 /** The endpoint a connected app reaches: the MCP server or the A2A agent. */
@@ -19,7 +19,20 @@ export interface ConnectedApp {
   revokedAt: number | null;
 }
 
-function toApp(r: DbRow): ConnectedApp {
+/** An `oauth_grants` row as pg returns it (bigint columns as text). */
+interface ConnectedAppDbRow {
+  id: string;
+  person_id: string;
+  client_id: string;
+  app_name: string;
+  kind: AppKind;
+  resource: string;
+  role: Role;
+  connected_at: string;
+  revoked_at: string | null;
+}
+
+function toApp(r: ConnectedAppDbRow): ConnectedApp {
   return {
     id: r.id,
     personId: r.person_id,
@@ -43,19 +56,19 @@ export async function recordConnectedApp(q: Queryable, app: Omit<ConnectedApp, '
 
 /** The grant behind a token, revoked or not. */
 export async function findConnectedApp(q: Queryable, id: string): Promise<ConnectedApp | null> {
-  const { rows } = await q.query('SELECT * FROM oauth_grants WHERE id = $1', [id]);
+  const { rows } = await q.query<ConnectedAppDbRow>('SELECT * FROM oauth_grants WHERE id = $1', [id]);
   return rows[0] ? toApp(rows[0]) : null;
 }
 
 /** A person's live connections, newest first. */
 export async function connectedAppsOf(q: Queryable, personId: string): Promise<ConnectedApp[]> {
-  const { rows } = await q.query('SELECT * FROM oauth_grants WHERE person_id = $1 AND revoked_at IS NULL ORDER BY connected_at DESC, id', [personId]);
+  const { rows } = await q.query<ConnectedAppDbRow>('SELECT * FROM oauth_grants WHERE person_id = $1 AND revoked_at IS NULL ORDER BY connected_at DESC, id', [personId]);
   return rows.map(toApp);
 }
 
 /** Marks a person's grant revoked; null when it is not theirs or already revoked. */
 export async function revokeConnectedApp(q: Queryable, personId: string, id: string, now: number): Promise<ConnectedApp | null> {
-  const { rows } = await q.query(
+  const { rows } = await q.query<ConnectedAppDbRow>(
     'UPDATE oauth_grants SET revoked_at = $3 WHERE id = $1 AND person_id = $2 AND revoked_at IS NULL RETURNING *',
     [id, personId, now],
   );

@@ -1,5 +1,5 @@
 // People rows in PostgreSQL: lookups, inserts and field updates (rules live in the services).
-import type { Queryable, DbRow } from '../db/db.js';
+import type { Queryable } from '../db/db.js';
 import type { Role } from './roles.js';
 
 export interface Person {
@@ -35,7 +35,24 @@ export interface PersonView {
 const COLUMNS = `id, email, name, role, enabled, password_hash, password_temporary, totp_secret, totp_enabled_at,
   totp_pending_secret, created_at, created_by, updated_at`;
 
-function toPerson(r: DbRow): Person {
+/** A `people` row (COLUMNS) as pg returns it (bigint columns as text). */
+interface PersonDbRow {
+  id: string;
+  email: string;
+  name: string | null;
+  role: Role;
+  enabled: boolean;
+  password_hash: string | null;
+  password_temporary: boolean;
+  totp_secret: string | null;
+  totp_enabled_at: string | null;
+  totp_pending_secret: string | null;
+  created_at: string;
+  created_by: string | null;
+  updated_at: string;
+}
+
+function toPerson(r: PersonDbRow): Person {
   return {
     id: r.id,
     email: r.email,
@@ -68,23 +85,23 @@ export function personView(p: Person): PersonView {
 }
 
 export async function findPersonById(q: Queryable, id: string): Promise<Person | null> {
-  const { rows } = await q.query(`SELECT ${COLUMNS} FROM people WHERE id = $1`, [id]);
+  const { rows } = await q.query<PersonDbRow>(`SELECT ${COLUMNS} FROM people WHERE id = $1`, [id]);
   return rows[0] ? toPerson(rows[0]) : null;
 }
 
 /** Locks the row for the rest of the transaction (role and enabled changes check the other operators). */
 export async function lockPerson(q: Queryable, id: string): Promise<Person | null> {
-  const { rows } = await q.query(`SELECT ${COLUMNS} FROM people WHERE id = $1 FOR UPDATE`, [id]);
+  const { rows } = await q.query<PersonDbRow>(`SELECT ${COLUMNS} FROM people WHERE id = $1 FOR UPDATE`, [id]);
   return rows[0] ? toPerson(rows[0]) : null;
 }
 
 export async function findPersonByEmail(q: Queryable, email: string): Promise<Person | null> {
-  const { rows } = await q.query(`SELECT ${COLUMNS} FROM people WHERE lower(email) = lower($1)`, [email.trim()]);
+  const { rows } = await q.query<PersonDbRow>(`SELECT ${COLUMNS} FROM people WHERE lower(email) = lower($1)`, [email.trim()]);
   return rows[0] ? toPerson(rows[0]) : null;
 }
 
 export async function listPeople(q: Queryable): Promise<Person[]> {
-  const { rows } = await q.query(`SELECT ${COLUMNS} FROM people ORDER BY lower(email)`);
+  const { rows } = await q.query<PersonDbRow>(`SELECT ${COLUMNS} FROM people ORDER BY lower(email)`);
   return rows.map(toPerson);
 }
 
@@ -100,7 +117,7 @@ export interface NewPerson {
 }
 
 export async function insertPerson(q: Queryable, p: NewPerson): Promise<Person> {
-  const { rows } = await q.query(
+  const { rows } = await q.query<PersonDbRow>(
     `INSERT INTO people (id, email, name, role, enabled, password_hash, password_temporary, created_at, created_by, updated_at)
      VALUES ($1, $2, $3, $4, true, $5, $6, $7, $8, $7) RETURNING ${COLUMNS}`,
     [p.id, p.email.trim(), p.name, p.role, p.passwordHash, p.passwordTemporary, p.now, p.createdBy],
@@ -127,7 +144,7 @@ export async function updatePerson(q: Queryable, id: string, fields: Partial<Upd
     params.push(v);
     sets.push(`${COLUMN_OF[k]} = $${params.length}`);
   }
-  const { rows } = await q.query(
+  const { rows } = await q.query<PersonDbRow>(
     `UPDATE people SET ${[...sets, 'updated_at = $2'].join(', ')} WHERE id = $1 RETURNING ${COLUMNS}`,
     params,
   );

@@ -1,5 +1,5 @@
 // Dashboard sessions and two-factor sign-in challenges in PostgreSQL (only token hashes are stored).
-import type { Queryable, DbRow } from '../db/db.js';
+import type { Queryable } from '../db/db.js';
 import { newId, randomSecret, sha256 } from './secret-tokens.js';
 
 export const SESSION_ABSOLUTE_MS = 30 * 86_400_000;
@@ -17,7 +17,17 @@ export interface SessionRow {
   ip: string | null;
 }
 
-function toSession(r: DbRow): SessionRow {
+/** A `sessions` row as pg returns it (bigint columns as text). */
+interface SessionDbRow {
+  id: string;
+  person_id: string | null;
+  created_at: string;
+  last_used_at: string;
+  user_agent: string | null;
+  ip: string | null;
+}
+
+function toSession(r: SessionDbRow): SessionRow {
   return {
     id: r.id,
     personId: r.person_id,
@@ -44,7 +54,7 @@ export async function createSession(
 }
 
 export async function findSessionByToken(q: Queryable, token: string): Promise<SessionRow | null> {
-  const { rows } = await q.query('SELECT * FROM sessions WHERE token_hash = $1', [sha256(token)]);
+  const { rows } = await q.query<SessionDbRow>('SELECT * FROM sessions WHERE token_hash = $1', [sha256(token)]);
   return rows[0] ? toSession(rows[0]) : null;
 }
 
@@ -65,12 +75,12 @@ export async function touchSession(q: Queryable, s: SessionRow, now: number): Pr
 }
 
 export async function listSessionsOfPerson(q: Queryable, personId: string): Promise<SessionRow[]> {
-  const { rows } = await q.query('SELECT * FROM sessions WHERE person_id = $1 ORDER BY last_used_at DESC', [personId]);
+  const { rows } = await q.query<SessionDbRow>('SELECT * FROM sessions WHERE person_id = $1 ORDER BY last_used_at DESC', [personId]);
   return rows.map(toSession);
 }
 
 export async function findSession(q: Queryable, id: string): Promise<SessionRow | null> {
-  const { rows } = await q.query('SELECT * FROM sessions WHERE id = $1', [id]);
+  const { rows } = await q.query<SessionDbRow>('SELECT * FROM sessions WHERE id = $1', [id]);
   return rows[0] ? toSession(rows[0]) : null;
 }
 
@@ -115,7 +125,7 @@ export async function createChallenge(
 
 /** The live challenge of a cookie token, or null (unknown or past its 10 minutes). */
 export async function findChallenge(q: Queryable, token: string, now: number): Promise<ChallengeRow | null> {
-  const { rows } = await q.query('SELECT * FROM sign_in_challenges WHERE token_hash = $1', [sha256(token)]);
+  const { rows } = await q.query<{ id: string; person_id: string; next_path: string | null; expires_at: string }>('SELECT * FROM sign_in_challenges WHERE token_hash = $1', [sha256(token)]);
   const r = rows[0];
   if (!r || Number(r.expires_at) <= now) return null;
   return { id: r.id, personId: r.person_id, nextPath: r.next_path, expiresAt: Number(r.expires_at) };

@@ -14,7 +14,8 @@ export interface ChannelSettings {
 
 /** Reads the settings at request time (the workspace file is applied at every start). */
 export async function readChannelSettings(q: Queryable): Promise<ChannelSettings> {
-  const { rows } = await q.query('SELECT order_routes, edi_partners, platform_name, platform_secret FROM workspace WHERE id = 1');
+  const { rows } = await q.query<{ order_routes: Record<string, string> | null; edi_partners: Record<string, string> | null; platform_name: string | null; platform_secret: string | null }>(
+    'SELECT order_routes, edi_partners, platform_name, platform_secret FROM workspace WHERE id = 1');
   const row = rows[0];
   if (!row) throw new Error('The workspace settings are missing (the workspace file was not applied)');
   return {

@@ -1,5 +1,5 @@
 // The order's lines and totals as the commerce steps read and change them (pricing, extraction, dropping).
-import type { Queryable, DbRow } from '../db/db.js';
+import type { Queryable } from '../db/db.js';
 import { cachedRows, writeThrough, type CachedRead } from '../db/transaction-read-cache.js';
 
 export interface OrderLineRow {
@@ -14,7 +14,20 @@ export interface OrderLineRow {
   dropped: boolean;
 }
 
-function toLine(r: DbRow): OrderLineRow {
+/** An `order_lines` row as pg returns it (bigint columns as text). */
+export interface OrderLineDbRow {
+  order_id: string;
+  line_no: number;
+  sku: string;
+  name: string | null;
+  qty: number;
+  unit_price_minor: string | null;
+  seller_id: string | null;
+  location_id: string | null;
+  dropped: boolean;
+}
+
+function toLine(r: OrderLineDbRow): OrderLineRow {
   return {
     lineNo: r.line_no,
     sku: r.sku,
@@ -29,7 +42,7 @@ function toLine(r: DbRow): OrderLineRow {
 
 /** The order's lines in line order; dropped lines (rejected sellers) only when asked. */
 export async function readOrderLines(q: Queryable, orderId: string, opts: { includeDropped?: boolean } = {}): Promise<OrderLineRow[]> {
-  const rows = await cachedRows(q, 'order_lines', linesText(opts.includeDropped ?? false), [orderId]);
+  const rows = await cachedRows<OrderLineDbRow>(q, 'order_lines', linesText(opts.includeDropped ?? false), [orderId]);
   return rows.map(toLine);
 }
 
@@ -71,7 +84,8 @@ async function setLineValues(
       WHERE l.order_id = $1 AND l.line_no = v.line_no`,
     [orderId, values.map((v) => v.lineNo), values.map((v) => v.value)],
     (row) => {
-      if (row.order_id === orderId && byLine.has(row.line_no)) row[column] = byLine.get(row.line_no);
+      const lineNo: unknown = row.line_no;
+      if (row.order_id === orderId && typeof lineNo === 'number' && byLine.has(lineNo)) row[column] = byLine.get(lineNo);
     },
   );
 }
@@ -101,7 +115,7 @@ export async function appendLines(
   orderId: string,
   lines: readonly { sku: string; name: string | null; qty: number; unitPriceMinor: number | null }[],
 ): Promise<void> {
-  const { rows } = await q.query('SELECT coalesce(max(line_no), 0) AS last FROM order_lines WHERE order_id = $1', [orderId]);
+  const { rows } = await q.query<{ last: number }>('SELECT coalesce(max(line_no), 0) AS last FROM order_lines WHERE order_id = $1', [orderId]);
   let next = Number(rows[0].last);
   for (const l of lines)
     await q.query(

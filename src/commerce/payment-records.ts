@@ -3,11 +3,22 @@
 // The in-database ledger records them as its whole work; the HTTP adapter's steps record the
 // same rows once the remote gateway answered, its id in `gateway_ref`. Either way the order,
 // its outputs, payouts and the API read the same tables.
-import type { Queryable, DbRow } from '../db/db.js';
+import type { Queryable } from '../db/db.js';
 import { TerminalError } from '../domain/errors.js';
 import type { AuthorizationRecord } from './payment-gateway.js';
 
-function toAuthorization(r: DbRow): AuthorizationRecord {
+/** A `payment_authorizations` row as pg returns it (bigint columns as text). */
+interface AuthorizationDbRow {
+  id: string;
+  order_id: string;
+  amount_minor: string;
+  currency: string;
+  status: AuthorizationRecord['status'];
+  captured_minor: string;
+  released_minor: string;
+}
+
+function toAuthorization(r: AuthorizationDbRow): AuthorizationRecord {
   return {
     id: r.id,
     orderId: r.order_id,
@@ -24,7 +35,7 @@ export async function recordAuthorization(
   a: { id: string; orderId: string; generation: number; nodeId: string; amountMinor: number; currency: string; gatewayRef: string },
   now: number,
 ): Promise<AuthorizationRecord> {
-  const { rows } = await q.query(
+  const { rows } = await q.query<AuthorizationDbRow>(
     `INSERT INTO payment_authorizations (id, order_id, generation, node_id, amount_minor, currency, status, gateway_ref, created_at)
      VALUES ($1, $2, $3, $4, $5, $6, 'authorized', $7, $8) RETURNING *`,
     [a.id, a.orderId, a.generation, a.nodeId, a.amountMinor, a.currency, a.gatewayRef, now],
@@ -43,7 +54,7 @@ export async function recordCapture(
 ): Promise<{ chargeId: string; capturedMinor: number; releasedMinor: number }> {
   // One statement captures a capturable authorization and books the charge; when it changes nothing, the read below says why.
   if (Number.isSafeInteger(c.amountMinor) && c.amountMinor >= 0) {
-    const { rows } = await q.query(
+    const { rows } = await q.query<{ released_minor: string }>(
       `WITH a AS (
          UPDATE payment_authorizations SET status = 'captured', captured_minor = $2, released_minor = amount_minor - $2, captured_at = $3
           WHERE id = $1 AND status = 'authorized' AND amount_minor >= $2 RETURNING *),
@@ -55,7 +66,7 @@ export async function recordCapture(
     );
     if (rows.length > 0) return { chargeId: c.chargeId, capturedMinor: c.amountMinor, releasedMinor: Number(rows[0].released_minor) };
   }
-  const { rows } = await q.query('SELECT * FROM payment_authorizations WHERE id = $1', [c.authorizationId]);
+  const { rows } = await q.query<AuthorizationDbRow>('SELECT * FROM payment_authorizations WHERE id = $1', [c.authorizationId]);
   const auth = rows[0] ? toAuthorization(rows[0]) : null;
   if (!auth) throw new TerminalError(`Authorization ${c.authorizationId} not found`);
   if (auth.status !== 'authorized') throw new TerminalError(`Authorization ${auth.id} is ${auth.status}, not capturable`);

@@ -1,5 +1,5 @@
 // Payouts in PostgreSQL: scheduled per accepted third-party seller; reversed on undo unless already paid.
-import type { Queryable, DbRow } from '../db/db.js';
+import type { Queryable } from '../db/db.js';
 import { newCommerceId } from '../domain/commerce-ids.js';
 import type { PayoutAmounts } from '../domain/payout-math.js';
 
@@ -17,7 +17,25 @@ export interface PayoutRow extends PayoutAmounts {
   reversedAt: number | null;
 }
 
-function toRow(r: DbRow): PayoutRow {
+/** A `payouts` row as pg returns it (bigint and numeric columns as text). */
+interface PayoutDbRow {
+  id: string;
+  order_id: string;
+  seller_id: string;
+  seller_order_id: string;
+  gross_minor: string;
+  refunded_minor: string;
+  commission_minor: string;
+  net_minor: string;
+  commission_rate: string;
+  currency: string;
+  status: PayoutStatus;
+  scheduled_at: string;
+  paid_at: string | null;
+  reversed_at: string | null;
+}
+
+function toRow(r: PayoutDbRow): PayoutRow {
   return {
     id: r.id,
     orderId: r.order_id,
@@ -57,7 +75,7 @@ export async function schedulePayouts(q: Queryable, orderId: string, currency: s
     commission_minor: p.commission,
     net_minor: p.net,
   }));
-  const { rows } = await q.query(
+  const { rows } = await q.query<PayoutDbRow>(
     `WITH added AS (
        INSERT INTO payouts (id, order_id, seller_id, seller_order_id, gross_minor, refunded_minor, commission_rate, commission_minor,
                             net_minor, currency, status, scheduled_at)
@@ -71,13 +89,13 @@ export async function schedulePayouts(q: Queryable, orderId: string, currency: s
      SELECT * FROM added UNION ALL SELECT * FROM payouts WHERE order_id = $2`,
     [JSON.stringify(input), orderId, currency, now],
   );
-  const bySeller = new Map(rows.map((r) => [r.seller_id as string, toRow(r)]));
+  const bySeller = new Map(rows.map((r) => [r.seller_id, toRow(r)]));
   return payouts.map((p) => bySeller.get(p.sellerId)!);
 }
 
 /** Rollback or cancel: scheduled payouts become reversed; a paid payout is left alone. */
 export async function reverseScheduledPayouts(q: Queryable, orderId: string, now: number): Promise<string[]> {
-  const { rows } = await q.query(
+  const { rows } = await q.query<{ seller_id: string }>(
     `UPDATE payouts SET status = 'reversed', reversed_at = $2 WHERE order_id = $1 AND status = 'scheduled' RETURNING seller_id`,
     [orderId, now],
   );
@@ -85,21 +103,21 @@ export async function reverseScheduledPayouts(q: Queryable, orderId: string, now
 }
 
 export async function payoutsOf(q: Queryable, orderId: string): Promise<PayoutRow[]> {
-  const { rows } = await q.query('SELECT * FROM payouts WHERE order_id = $1 ORDER BY scheduled_at, seller_id', [orderId]);
+  const { rows } = await q.query<PayoutDbRow>('SELECT * FROM payouts WHERE order_id = $1 ORDER BY scheduled_at, seller_id', [orderId]);
   return rows.map(toRow);
 }
 
 /** Succeeded refunds of the order so far, in minor units (the payout formula's "refunds so far"). */
 export async function succeededRefundsMinor(q: Queryable, orderId: string): Promise<number> {
-  const { rows } = await q.query(`SELECT coalesce(sum(amount_minor), 0) AS total FROM refunds WHERE order_id = $1 AND status = 'succeeded'`, [orderId]);
+  const { rows } = await q.query<{ total: string }>(`SELECT coalesce(sum(amount_minor), 0) AS total FROM refunds WHERE order_id = $1 AND status = 'succeeded'`, [orderId]);
   return Number(rows[0].total);
 }
 
 /** Every order's payouts, newest first, optionally of one status (the back office). */
 export async function recentPayouts(q: Queryable, filter: { status?: PayoutStatus; limit: number }): Promise<PayoutRow[]> {
   const { rows } = filter.status
-    ? await q.query('SELECT * FROM payouts WHERE status = $1 ORDER BY scheduled_at DESC, id DESC LIMIT $2', [filter.status, filter.limit])
-    : await q.query('SELECT * FROM payouts ORDER BY scheduled_at DESC, id DESC LIMIT $1', [filter.limit]);
+    ? await q.query<PayoutDbRow>('SELECT * FROM payouts WHERE status = $1 ORDER BY scheduled_at DESC, id DESC LIMIT $2', [filter.status, filter.limit])
+    : await q.query<PayoutDbRow>('SELECT * FROM payouts ORDER BY scheduled_at DESC, id DESC LIMIT $1', [filter.limit]);
   return rows.map(toRow);
 }
 
@@ -108,8 +126,8 @@ export async function recentPayouts(q: Queryable, filter: { status?: PayoutStatu
  * payout as it now stands, `changed` false when it was not scheduled; null when there is none.
  */
 export async function payScheduledPayout(q: Queryable, id: string, now: number): Promise<{ payout: PayoutRow; changed: boolean } | null> {
-  const paid = await q.query(`UPDATE payouts SET status = 'paid', paid_at = $2 WHERE id = $1 AND status = 'scheduled' RETURNING *`, [id, now]);
+  const paid = await q.query<PayoutDbRow>(`UPDATE payouts SET status = 'paid', paid_at = $2 WHERE id = $1 AND status = 'scheduled' RETURNING *`, [id, now]);
   if (paid.rows.length > 0) return { payout: toRow(paid.rows[0]), changed: true };
-  const { rows } = await q.query('SELECT * FROM payouts WHERE id = $1', [id]);
+  const { rows } = await q.query<PayoutDbRow>('SELECT * FROM payouts WHERE id = $1', [id]);
   return rows.length > 0 ? { payout: toRow(rows[0]), changed: false } : null;
 }

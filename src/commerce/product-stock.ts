@@ -32,7 +32,7 @@ export async function findProducts(q: Queryable, filters: { q?: string; sku?: st
     where.push(`(lower(p.sku) LIKE $${params.length} OR lower(p.name) LIKE $${params.length})`);
   }
   params.push(PRODUCTS_LISTED);
-  const { rows } = await q.query(
+  const { rows } = await q.query<{ sku: string; name: string; seller_id: string | null; reorder_point: number; stock: number; reserved: number }>(
     `SELECT p.sku, p.name, p.seller_id, p.reorder_point,
             coalesce(sum(s.on_hand), 0)::int AS stock, coalesce(sum(s.reserved), 0)::int AS reserved
        FROM products p LEFT JOIN stock_levels s ON s.sku = p.sku

@@ -1,5 +1,5 @@
 // Seller orders in PostgreSQL: one per order and seller (first party: seller NULL), their statuses and reasons.
-import type { Queryable, DbRow } from '../db/db.js';
+import type { Queryable } from '../db/db.js';
 import { cachedRows, seedRead, writeThrough } from '../db/transaction-read-cache.js';
 import { newCommerceId } from '../domain/commerce-ids.js';
 import type { SellerOrderStatus } from '../domain/seller-split.js';
@@ -25,7 +25,21 @@ export interface SellerOrderRow {
   updatedAt: number;
 }
 
-function toRow(r: DbRow): SellerOrderRow {
+/** A `seller_orders` row as pg returns it (bigint columns as text). */
+interface SellerOrderDbRow {
+  id: string;
+  order_id: string;
+  seller_id: string | null;
+  lines: SellerOrderLine[];
+  subtotal_minor: string;
+  currency: string;
+  status: SellerOrderStatus;
+  reason: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+function toRow(r: SellerOrderDbRow): SellerOrderRow {
   return {
     id: r.id,
     orderId: r.order_id,
@@ -45,9 +59,9 @@ const SELLER_ORDERS_TEXT = `SELECT * FROM seller_orders WHERE order_id = $1 ORDE
 
 /** The order's seller orders in creation order (first party, if any, where its first line fell). */
 export async function sellerOrdersOf(q: Queryable, orderId: string, opts: { lock?: boolean } = {}): Promise<SellerOrderRow[]> {
-  if (!opts.lock) return (await cachedRows(q, 'seller_orders', SELLER_ORDERS_TEXT, [orderId])).map(toRow);
+  if (!opts.lock) return (await cachedRows<SellerOrderDbRow>(q, 'seller_orders', SELLER_ORDERS_TEXT, [orderId])).map(toRow);
   // The locked rows are the rows a plain read would answer: later steps of the slice (the payout) read them from its cache.
-  const { rows } = await q.query(`${SELLER_ORDERS_TEXT} FOR UPDATE`, [orderId]);
+  const { rows } = await q.query<SellerOrderDbRow>(`${SELLER_ORDERS_TEXT} FOR UPDATE`, [orderId]);
   seedRead(q, { table: 'seller_orders', text: SELLER_ORDERS_TEXT, values: [orderId], rows });
   return rows.map(toRow);
 }
@@ -73,7 +87,7 @@ function byCreation(a: SellerOrderRow, b: SellerOrderRow): number {
  */
 export async function insertSellerOrders(q: Queryable, orderId: string, currency: string, parts: readonly NewSellerOrder[], now: number): Promise<SellerOrderRow[]> {
   const input = parts.map((p) => ({ id: newCommerceId('so'), seller_id: p.sellerId, lines: p.lines, subtotal_minor: p.subtotalMinor, status: p.status }));
-  const { rows } = await q.query(
+  const { rows } = await q.query<SellerOrderDbRow>(
     `WITH added AS (
        INSERT INTO seller_orders (id, order_id, seller_id, lines, subtotal_minor, currency, status, created_at, updated_at)
        SELECT p.id, $2, p.seller_id, p.lines, p.subtotal_minor, $3, p.status, $4, $4
@@ -95,7 +109,7 @@ export async function setSellerOrderStatus(q: Queryable, id: string, status: Sel
 
 /** Rollback or cancel: pending and accepted parts become cancelled; rejected ones stay rejected. */
 export async function cancelOpenSellerOrders(q: Queryable, orderId: string, now: number): Promise<string[]> {
-  const { rows } = await q.query(
+  const { rows } = await q.query<{ seller_id: string | null }>(
     `UPDATE seller_orders SET status = 'cancelled', updated_at = $2
       WHERE order_id = $1 AND status IN ('pending', 'accepted') RETURNING seller_id`,
     [orderId, now],
@@ -105,6 +119,6 @@ export async function cancelOpenSellerOrders(q: Queryable, orderId: string, now:
 
 /** A seller's seller orders, newest first (GET /api/v1/sellers/:id/orders). */
 export async function sellerOrdersOfSeller(q: Queryable, sellerId: string, limit = 500): Promise<SellerOrderRow[]> {
-  const { rows } = await q.query('SELECT * FROM seller_orders WHERE seller_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2', [sellerId, limit]);
+  const { rows } = await q.query<SellerOrderDbRow>('SELECT * FROM seller_orders WHERE seller_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2', [sellerId, limit]);
   return rows.map(toRow);
 }

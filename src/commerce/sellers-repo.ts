@@ -13,6 +13,6 @@ export interface SellerListRow {
 
 /** Every seller by id (the catalogue keeps a handful; at most `limit`). */
 export async function allSellers(q: Queryable, limit = 500): Promise<SellerListRow[]> {
-  const { rows } = await q.query('SELECT id, name, commission, auto_accept, active, updated_at FROM sellers ORDER BY id LIMIT $1', [limit]);
+  const { rows } = await q.query<{ id: string; name: string; commission: string; auto_accept: boolean; active: boolean; updated_at: string }>('SELECT id, name, commission, auto_accept, active, updated_at FROM sellers ORDER BY id LIMIT $1', [limit]);
   return rows.map((r) => ({ id: r.id, name: r.name, commission: Number(r.commission), autoAccept: r.auto_accept, active: r.active, updatedAt: Number(r.updated_at) }));
 }

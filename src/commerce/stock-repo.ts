@@ -1,5 +1,5 @@
 // Stock bookkeeping: reservations against stock_levels, consuming them when goods leave, releasing and restocking on undo.
-import type { Queryable, DbRow } from '../db/db.js';
+import type { Queryable } from '../db/db.js';
 import { cachedRows, seedRead } from '../db/transaction-read-cache.js';
 import { newCommerceId } from '../domain/commerce-ids.js';
 import type { StockCandidate } from '../domain/stock-allocation.js';
@@ -15,7 +15,20 @@ export interface ReservationRow {
   pickupId: string | null;
 }
 
-function toReservation(r: DbRow): ReservationRow {
+/** A `stock_reservations` row as pg returns it (bigint columns as text). */
+interface ReservationDbRow {
+  id: string;
+  line_no: number;
+  sku: string;
+  location_id: string;
+  qty: number;
+  status: ReservationRow['status'];
+  shipment_id: string | null;
+  pickup_id: string | null;
+  created_at: string;
+}
+
+function toReservation(r: ReservationDbRow): ReservationRow {
   return {
     id: r.id,
     lineNo: r.line_no,
@@ -32,7 +45,7 @@ function toReservation(r: DbRow): ReservationRow {
 export async function stockCandidates(q: Queryable, skus: readonly string[]): Promise<Map<string, StockCandidate[]>> {
   const out = new Map<string, StockCandidate[]>();
   if (skus.length === 0) return out;
-  const { rows } = await q.query(
+  const { rows } = await q.query<{ sku: string; location_id: string; available: number; kind: StockCandidate['kind']; latitude: number; longitude: number }>(
     `SELECT s.sku, s.location_id, s.on_hand - s.reserved AS available, l.kind, l.latitude, l.longitude
        FROM stock_levels s JOIN locations l ON l.id = s.location_id
       WHERE s.sku = ANY($1::text[]) ORDER BY s.sku, s.location_id`,
@@ -61,7 +74,7 @@ function reservationsRead(orderId: string, generation: number, statuses?: readon
 /** The order's reservations in this run (generation), optionally only some statuses (in a slice, through its read cache). */
 export async function reservationsOf(q: Queryable, orderId: string, generation: number, statuses?: readonly string[]): Promise<ReservationRow[]> {
   const { text, values } = reservationsRead(orderId, generation, statuses);
-  return (await cachedRows(q, 'stock_reservations', text, values)).map(toReservation);
+  return (await cachedRows<ReservationDbRow>(q, 'stock_reservations', text, values)).map(toReservation);
 }
 
 /** One line to hold at one location (what `reserveAll` takes). */
@@ -87,7 +100,7 @@ export async function reserveAll(
 ): Promise<ReservationRow[]> {
   if (lines.length === 0) return [];
   const wanted = lines.map((l) => ({ id: newCommerceId('res'), line_no: l.lineNo, sku: l.sku, location_id: l.locationId, qty: l.qty }));
-  const { rows } = await q.query(
+  const { rows } = await q.query<ReservationDbRow & { added_now: boolean }>(
     `WITH want AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS w(id text, line_no int, sku text, location_id text, qty int)),
           asked AS (SELECT sku, location_id, sum(qty)::int AS qty FROM want GROUP BY sku, location_id),
           held AS (
@@ -139,7 +152,7 @@ async function settleReservations(
   now: number,
 ): Promise<ReservationRow[]> {
   const at = values.length + 1;
-  const { rows } = await q.query(
+  const { rows } = await q.query<ReservationDbRow>(
     `WITH changed AS (
        UPDATE stock_reservations SET ${set}, updated_at = $${at} WHERE ${where} RETURNING *),
      moved AS (SELECT sku, location_id, sum(qty)::int AS qty FROM changed GROUP BY sku, location_id),

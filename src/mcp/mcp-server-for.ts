@@ -31,8 +31,8 @@ export function mcpTools(registry: OperationRegistry, principal: Principal): Any
 }
 
 /** JSON Schema of a zod schema as the SDK lists it (zod's Standard JSON Schema, draft 2020-12). */
-function jsonSchemaOf(schema: AnyOperation['input']  , io: 'input' | 'output'): Record<string, unknown> {
-  return schema['~standard'].jsonSchema[io]({ target: 'draft-2020-12' }) as Record<string, unknown>;
+function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
+  return schema['~standard'].jsonSchema[io]({ target: 'draft-2020-12' });
 }
 
 /** The SDK's own check of arguments: any object (the operation's schema is the one listed and applied). */

@@ -26,7 +26,7 @@ function authorized(auth: AuthorizationRecord): StepResult {
  */
 async function voidOpen(ctx: StepContext<NoParams>): Promise<void | ExternalCall> {
   const now = ctx.clock.now();
-  const { rows } = await ctx.tx.query(
+  const { rows } = await ctx.tx.query<{ id: string; gateway_ref: string }>(
     `SELECT id, gateway_ref FROM payment_authorizations WHERE order_id = $1 AND generation = $2 AND node_id = $3 AND status = 'authorized'
       ORDER BY created_at DESC, id DESC`,
     [ctx.order.id, generationOf(ctx.order), ctx.nodeId],

@@ -39,7 +39,7 @@ interface CapturePlan {
 
 async function planCapture(ctx: StepContext<NoParams>): Promise<CapturePlan> {
   const { order } = ctx;
-  const { rows } = await ctx.tx.query(
+  const { rows } = await ctx.tx.query<{ id: string; amount_minor: string; gateway_ref: string }>(
     `SELECT id, amount_minor, gateway_ref FROM payment_authorizations
       WHERE order_id = $1 AND generation = $2 AND status = 'authorized' ORDER BY created_at DESC, id DESC LIMIT 1`,
     [order.id, generationOf(order)],

@@ -34,7 +34,7 @@ export const commerceInvoice: NodeTypeDef<InvoiceParams> = {
   async run(ctx): Promise<StepResult> {
     const { order } = ctx;
     const now = ctx.clock.now();
-    const { rows } = await ctx.tx.query(`SELECT 'INV-' || nextval('invoice_number_seq') AS number`);
+    const { rows } = await ctx.tx.query<{ number: string }>(`SELECT 'INV-' || nextval('invoice_number_seq') AS number`);
     const number: string = rows[0].number;
     const id = newCommerceId('inv');
     const dueAt = now + ctx.params.termsDays * DAY_MS;

@@ -80,7 +80,7 @@ async function recipientsOf(tx: Queryable, to: NotifyParams['to'], order: OrderV
   }
   if (to === 'customer') {
     let email = typeof order.contactEmail === 'string' ? order.contactEmail : null;
-    if (!email && order.customerId) email = (await tx.query('SELECT email FROM customers WHERE id = $1', [order.customerId])).rows[0]?.email ?? null;
+    if (!email && order.customerId) email = (await tx.query<{ email: string }>('SELECT email FROM customers WHERE id = $1', [order.customerId])).rows[0]?.email ?? null;
     return email ? [{ recipient: email, address: email }] : [];
   }
   // Operations: every enabled operator of the team; with none, one row that stays visible as queued.

@@ -69,7 +69,7 @@ export const commercePolicy: NodeTypeDef<PolicyParams> = {
           verdict = { passed: false, reason: 'No customer account: on-account terms need one' };
           break;
         }
-        const { rows } = await ctx.tx.query('SELECT credit_limit_minor FROM customers WHERE id = $1', [order.customerId]);
+        const { rows } = await ctx.tx.query<{ credit_limit_minor: string | null }>('SELECT credit_limit_minor FROM customers WHERE id = $1', [order.customerId]);
         if (rows.length === 0) {
           verdict = { passed: false, reason: `Unknown customer ${order.customerId}` };
           break;
@@ -79,7 +79,7 @@ export const commercePolicy: NodeTypeDef<PolicyParams> = {
           break;
         }
         const limit = Number(rows[0].credit_limit_minor);
-        const open = await ctx.tx.query(
+        const open = await ctx.tx.query<{ amount_minor: string; currency: string }>(
           `SELECT i.amount_minor, i.currency FROM invoices i JOIN orders o ON o.id = i.order_id
             WHERE o.customer_id = $1 AND i.status = 'open' AND i.order_id <> $2`,
           [order.customerId, order.id],

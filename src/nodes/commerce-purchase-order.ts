@@ -34,7 +34,7 @@ export const commercePurchaseOrder: NodeTypeDef<PurchaseOrderParams> = {
     const { order } = ctx;
     const lines = (await readOrderLines(ctx.tx, order.id)).map(pricedLine);
     const locationId = lines.find((l) => l.locationId)?.locationId ?? fulfillmentOf(order.input).locationId;
-    const { rows } = await ctx.tx.query(`SELECT 'PO-' || nextval('purchase_order_number_seq') AS number`);
+    const { rows } = await ctx.tx.query<{ number: string }>(`SELECT 'PO-' || nextval('purchase_order_number_seq') AS number`);
     const number: string = rows[0].number;
     const id = newCommerceId('pord');
     await ctx.tx.query(

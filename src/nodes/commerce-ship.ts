@@ -62,7 +62,7 @@ function result(shipments: (ShipmentRecord & { lines: ShipmentLine[] })[]): Step
 async function cancelShipments(ctx: StepContext<ShipParams>): Promise<void | ExternalCall> {
   const now = ctx.clock.now();
   const generation = generationOf(ctx.order);
-  const { rows } = await ctx.tx.query(
+  const { rows } = await ctx.tx.query<{ id: string; carrier_ref: string | null }>(
     `SELECT id, carrier_ref FROM shipments WHERE order_id = $1 AND generation = $2 AND node_id = $3 AND status = 'shipped'`,
     [ctx.order.id, generation, ctx.nodeId],
   );
@@ -73,10 +73,10 @@ async function cancelShipments(ctx: StepContext<ShipParams>): Promise<void | Ext
   }
   const live = await ctx.tx.query(`SELECT 1 FROM shipments WHERE order_id = $1 AND generation = $2 AND status = 'shipped' LIMIT 1`, [ctx.order.id, generation]);
   if (live.rows.length === 0) {
-    const cancelled = await ctx.tx.query(`SELECT id FROM shipments WHERE order_id = $1 AND generation = $2 AND status = 'cancelled'`, [ctx.order.id, generation]);
+    const cancelled = await ctx.tx.query<{ id: string }>(`SELECT id FROM shipments WHERE order_id = $1 AND generation = $2 AND status = 'cancelled'`, [ctx.order.id, generation]);
     await restockShipments(ctx.tx, cancelled.rows.map((r) => r.id), now);
   }
-  const carrierRefs = rows.map((r) => r.carrier_ref as string | null).filter((ref): ref is string => ref !== null);
+  const carrierRefs = rows.map((r) => r.carrier_ref).filter((ref): ref is string => ref !== null);
   if (!http || carrierRefs.length === 0) return;
   return { call: cancelShipmentsRequest(http, { orderId: ctx.order.id, carrierRefs }) };
 }

@@ -1,5 +1,5 @@
 // The approvals inbox (contract section 13): approval waits by status, oldest first, with their order's title and total.
-import type { Queryable, DbRow } from '../db/db.js';
+import type { Queryable } from '../db/db.js';
 import { fromMinor } from '../domain/money.js';
 
 /** The inbox filters: pending is an open wait; escalated is one nobody decided before its timeout. */
@@ -30,8 +30,21 @@ export interface InboxRow extends ApprovalWait {
   orderStatus: string;
 }
 
+/** An `order_waits` row joined with its order's `currency` and `title AS order_title` (bigint columns as text). */
+export interface ApprovalWaitDbRow {
+  order_id: string;
+  node_id: string;
+  title: string | null;
+  assignee: string | null;
+  amount_minor: string | null;
+  deadline: string | null;
+  since: string;
+  currency: string;
+  order_title: string | null;
+}
+
 /** An `order_waits` row joined with its order's `currency` and `title AS order_title`. */
-export function toApprovalWait(r: DbRow): ApprovalWait {
+export function toApprovalWait(r: ApprovalWaitDbRow): ApprovalWait {
   return {
     orderId: r.order_id,
     nodeId: r.node_id,
@@ -49,7 +62,7 @@ const WAIT_STATUS: Record<Exclude<InboxStatus, 'all'>, string> = { pending: 'ope
 
 /** At most `INBOX_LIMIT` rows of the current run of each order (a restarted generation's old waits are not listed). */
 export async function listApprovalInbox(q: Queryable, status: InboxStatus): Promise<InboxRow[]> {
-  const { rows } = await q.query(
+  const { rows } = await q.query<ApprovalWaitDbRow & { status: string; decided_by: string | null; note: string | null; closed_at: string | null; order_status: string }>(
     `SELECT w.order_id, w.node_id, w.title, w.assignee, w.amount_minor, w.deadline, w.since, w.status, w.decided_by, w.note, w.closed_at,
             o.currency, o.title AS order_title, o.status AS order_status
        FROM order_waits w JOIN orders o ON o.id = w.order_id AND o.generation = w.generation

@@ -13,9 +13,39 @@ export const COMPARABLE_LIMIT = 5000;
 /** Approval statuses that count as "not approved": rejected, escalated (nobody decided in time), timed out. */
 const REFUSED_APPROVALS = ['rejected', 'escalated', 'timeout'];
 
+/** The order's columns assess_order reads (bigint and numeric columns as text). */
+interface AssessedOrderDbRow {
+  id: string;
+  status: string;
+  flow_id: string;
+  model: string;
+  customer_id: string | null;
+  contact_email: string | null;
+  currency: string;
+  fx_rate: string;
+  total_minor: string;
+  meta: Record<string, unknown> | null;
+  vars: { fraud?: { score?: unknown } } | null;
+  created_at: string;
+  shipped_at: string | null;
+}
+
+/** One comparable finished order with its cohorts and outcomes (`shipped_after` a bigint difference, as text). */
+interface PastOrderDbRow {
+  status: string;
+  same_model: boolean;
+  same_flow: boolean;
+  same_customer: boolean;
+  same_seller: boolean;
+  fraud_high: boolean | null;
+  approvals_approved: number;
+  approvals_refused: number;
+  shipped_after: string | null;
+}
+
 /** The order with its own signals; an unknown order is a not_found DomainError. */
 export async function readAssessedOrder(db: Queryable, orderId: string): Promise<AssessedOrder> {
-  const { rows } = await db.query(
+  const { rows } = await db.query<AssessedOrderDbRow>(
     `SELECT id, status, flow_id, model, customer_id, contact_email, currency, fx_rate, total_minor, meta, vars, created_at,
             (SELECT min(created_at) FROM shipments s WHERE s.order_id = o.id) AS shipped_at
        FROM orders o WHERE id = $1`,
@@ -31,8 +61,8 @@ export async function readAssessedOrder(db: Queryable, orderId: string): Promise
   const waitCount = (statuses: string[]) => waits.rows.filter((w) => statuses.includes(w.status)).reduce((s, w) => s + w.n, 0);
   const sellerCount = (status: string) => sellerOrders.rows.find((r) => r.status === status)?.n ?? 0;
 
-  const meta = (row.meta ?? {}) as Record<string, unknown>;
-  const vars = (row.vars ?? {}) as { fraud?: { score?: unknown } };
+  const meta = row.meta ?? {};
+  const vars = row.vars ?? {};
   const fxRate = Number(row.fx_rate) || 1;
   const computed = fraudScore({
     baseTotalUsdMinor: convertMinor(Number(row.total_minor), row.currency, 'USD', { USD: 1, [row.currency]: row.currency === 'USD' ? 1 : fxRate }),
@@ -67,7 +97,7 @@ export async function readAssessedOrder(db: Queryable, orderId: string): Promise
  * the fraud step's verdict, time to first shipment.
  */
 export async function readComparableOrders(db: Queryable, order: AssessedOrder): Promise<PastOrder[]> {
-  const { rows } = await db.query(
+  const { rows } = await db.query<PastOrderDbRow>(
     `WITH past AS (
        SELECT o.id, o.status, o.created_at, o.vars,
               o.model = $2 AS same_model,
@@ -101,7 +131,7 @@ export async function readComparableOrders(db: Queryable, order: AssessedOrder):
 
 /** The newest decided seller orders of other orders on the same flow or with the same third-party sellers. */
 export async function readComparableSellerOrders(db: Queryable, order: AssessedOrder): Promise<PastSellerOrder[]> {
-  const { rows } = await db.query(
+  const { rows } = await db.query<{ accepted: boolean; same_flow: boolean; same_seller: boolean }>(
     `SELECT so.status = 'accepted' AS accepted, o.flow_id = $2 AS same_flow, so.seller_id = ANY($3::text[]) AS same_seller
        FROM seller_orders so JOIN orders o ON o.id = so.order_id
       WHERE so.order_id <> $1 AND so.seller_id IS NOT NULL AND so.status IN ('accepted', 'rejected')

@@ -1,7 +1,7 @@
 // needs_attention: open approvals oldest first, orders that failed lately, orders stuck on a business event.
 import type { Queryable } from '../db/db.js';
-import { toApprovalWait, type ApprovalWait } from './approval-inbox.js';
-import { LIST_COLUMNS, toListRow, type OrderListRow } from './order-list.js';
+import { toApprovalWait, type ApprovalWait, type ApprovalWaitDbRow } from './approval-inbox.js';
+import { LIST_COLUMNS, toListRow, type ListDbRow, type OrderListRow } from './order-list.js';
 
 /** How far back failed and rolled-back orders count (contract section 11: the last 3 days). */
 export const FAILED_WINDOW_MS = 3 * 86_400_000;
@@ -22,7 +22,7 @@ export interface Attention {
 
 export async function needsAttention(q: Queryable, now: number): Promise<Attention> {
   const [approvals, failed, waiting] = await Promise.all([
-    q.query(
+    q.query<ApprovalWaitDbRow & { n: string }>(
       `SELECT w.order_id, w.node_id, w.title, w.assignee, w.amount_minor, w.deadline, w.since, o.currency, o.title AS order_title,
               count(*) OVER () AS n
          FROM order_waits w JOIN orders o ON o.id = w.order_id AND o.generation = w.generation
@@ -30,13 +30,13 @@ export async function needsAttention(q: Queryable, now: number): Promise<Attenti
         ORDER BY w.since, w.order_id LIMIT $1`,
       [ATTENTION_LIST_MAX],
     ),
-    q.query(
+    q.query<ListDbRow & { n: string }>(
       `SELECT ${LIST_COLUMNS}, count(*) OVER () AS n FROM orders
         WHERE status IN ('failed', 'rolled_back') AND updated_at >= $1
         ORDER BY updated_at DESC, id DESC LIMIT $2`,
       [now - FAILED_WINDOW_MS, ATTENTION_LIST_MAX],
     ),
-    q.query(
+    q.query<ListDbRow & { wait_event: string | null; wait_since: string; n: string }>(
       `SELECT ${LIST_COLUMNS.replace(/(\w+)/g, 'o.$1')}, w.event AS wait_event, w.since AS wait_since, count(*) OVER () AS n
          FROM order_waits w JOIN orders o ON o.id = w.order_id AND o.generation = w.generation
         WHERE w.kind = 'event' AND w.status = 'open' AND w.since <= $1

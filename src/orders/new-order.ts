@@ -4,7 +4,7 @@ import type { CachedRead } from '../db/transaction-read-cache.js';
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../db/db.js';
 import { COMPILER_VERSION } from '../engine/compiler.js';
-import { toOrderRow, type OrderRow } from '../engine/runtime/order-row.js';
+import { toOrderRow, type OrderDbRow, type OrderRow } from '../engine/runtime/order-row.js';
 import { parseReferenceVersion, REFERENCE_VERSION_SQL, type ReferenceVersion } from '../db/reference-cache.js';
 
 export interface NewOrderLine {
@@ -57,7 +57,7 @@ export async function insertOrder(
   now: number,
 ): Promise<{ order: OrderRow; referenceVersion: ReferenceVersion | null; seeds: CachedRead[] }> {
   const lines = o.lines.map((l, i) => ({ line_no: i + 1, sku: l.sku, name: l.name, qty: l.qty, unit_price_minor: l.unitPriceMinor, seller_id: l.sellerId, location_id: l.locationId }));
-  const { rows } = await q.query(
+  const { rows } = await q.query<OrderDbRow & { reference_version: unknown }>(
     `WITH o AS (
        INSERT INTO orders (id, flow_id, flow_version, model, channel, external_id, title, customer_id, contact_email, currency,
          fx_rate, subtotal_minor, tax_minor, total_minor, input, meta, status, instance_id, generation, compiler_version, vars,

@@ -1,6 +1,6 @@
 // Order documents (contract section 10): stored in PostgreSQL with the order, served to signed-in people.
 import { randomUUID } from 'node:crypto';
-import type { Queryable, DbRow } from '../db/db.js';
+import type { Queryable } from '../db/db.js';
 
 /** What a document is to the order: the inbound text the extract step reads, an invoice, a purchase order. */
 export type OrderDocumentKind = 'inbound' | 'invoice' | 'po' | (string & {});
@@ -39,7 +39,18 @@ export async function storeOrderDocument(q: Queryable, doc: NewOrderDocument, no
   return id;
 }
 
-function toDocument(r: DbRow): OrderDocument {
+/** An `order_documents` row as pg returns it (bytea as a Buffer, bigint as text). */
+interface OrderDocumentDbRow {
+  id: string;
+  order_id: string;
+  kind: string;
+  name: string;
+  content_type: string;
+  body: Buffer;
+  created_at: string;
+}
+
+function toDocument(r: OrderDocumentDbRow): OrderDocument {
   return {
     id: r.id,
     orderId: r.order_id,
@@ -53,21 +64,21 @@ function toDocument(r: DbRow): OrderDocument {
 
 /** One document of one order; null when either id does not match. */
 export async function readOrderDocument(q: Queryable, orderId: string, documentId: string): Promise<OrderDocument | null> {
-  const { rows } = await q.query('SELECT * FROM order_documents WHERE id = $1 AND order_id = $2', [documentId, orderId]);
+  const { rows } = await q.query<OrderDocumentDbRow>('SELECT * FROM order_documents WHERE id = $1 AND order_id = $2', [documentId, orderId]);
   return rows[0] ? toDocument(rows[0]) : null;
 }
 
 /** Every document of an order, oldest first (restart copies them; the extract step reads the inbound one). */
 export async function listOrderDocuments(q: Queryable, orderId: string): Promise<OrderDocument[]> {
-  const { rows } = await q.query('SELECT * FROM order_documents WHERE order_id = $1 ORDER BY created_at, id', [orderId]);
+  const { rows } = await q.query<OrderDocumentDbRow>('SELECT * FROM order_documents WHERE order_id = $1 ORDER BY created_at, id', [orderId]);
   return rows.map(toDocument);
 }
 
 /** The inbound text (`documentText` on start) of an order, or null: what `ai.extract_order` reads. */
 export async function readInboundDocumentText(q: Queryable, orderId: string): Promise<string | null> {
-  const { rows } = await q.query(
+  const { rows } = await q.query<{ body: Buffer }>(
     "SELECT body FROM order_documents WHERE order_id = $1 AND kind = 'inbound' ORDER BY created_at, id LIMIT 1",
     [orderId],
   );
-  return rows[0] ? (rows[0].body as Buffer).toString('utf8') : null;
+  return rows[0] ? rows[0].body.toString('utf8') : null;
 }

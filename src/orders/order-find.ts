@@ -1,7 +1,7 @@
 // find_orders: every order matching filters, counted and totalled in USD, with the newest rows (contract section 11).
 import type { Queryable } from '../db/db.js';
 import { MINOR_DIGITS } from '../domain/money.js';
-import { LIST_COLUMNS, toListRow, type OrderListRow } from './order-list.js';
+import { LIST_COLUMNS, toListRow, type ListDbRow, type OrderListRow } from './order-list.js';
 import { searchCondition, type SearchMode } from './order-search.js';
 
 export interface FindOrdersFilters {
@@ -61,7 +61,7 @@ export function findOrdersSql(filters: FindOrdersFilters, mode: SearchMode): { t
 
 export async function findOrders(q: Queryable, mode: SearchMode, filters: FindOrdersFilters): Promise<FoundOrders> {
   const { text, params } = findOrdersSql(filters, mode);
-  const { rows } = await q.query(text, params);
+  const { rows } = await q.query<ListDbRow & { match_count: string; match_usd: string | null }>(text, params);
   if (rows.length === 0) {
     // limit is at least 1, so an empty page means nothing matches.
     return { count: 0, totalUsd: 0, orders: [] };

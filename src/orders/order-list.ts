@@ -1,5 +1,5 @@
 // GET /api/v1/orders: newest first by (created_at, id), keyset pages, filters, the spec's "Order list row".
-import type { Queryable, DbRow } from '../db/db.js';
+import type { Queryable } from '../db/db.js';
 import type { OrderStatus } from '../engine/runtime/order-row.js';
 import { fromMinor } from '../domain/money.js';
 import { fingerprint } from './idempotency.js';
@@ -45,15 +45,38 @@ const COLUMNS = `id, model, channel, external_id, contact_email, status, title, 
 /** The list columns of `orders`, for queries that answer list rows. */
 export const LIST_COLUMNS = COLUMNS;
 
+/** The LIST_COLUMNS of an `orders` row as pg returns them (bigint columns as text). */
+export interface ListDbRow {
+  id: string;
+  model: string;
+  channel: string;
+  external_id: string | null;
+  contact_email: string | null;
+  status: OrderStatus;
+  title: string | null;
+  flow_id: string;
+  flow_version: number;
+  instance_id: string;
+  generation: number;
+  customer_id: string | null;
+  currency: string;
+  total_minor: string;
+  waiting_on: string[] | null;
+  waiting_at: string[] | null;
+  waiting_since: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 /** One `orders` row (selected with LIST_COLUMNS) as a list row. */
-export function toListRow(r: DbRow): OrderListRow {
+export function toListRow(r: ListDbRow): OrderListRow {
   return {
     id: r.id,
     model: r.model,
     channel: r.channel,
     externalId: r.external_id,
     contactEmail: r.contact_email,
-    status: r.status as OrderStatus,
+    status: r.status,
     title: r.title,
     flowId: r.flow_id,
     flowVersion: r.flow_version,
@@ -126,7 +149,7 @@ export async function listOrders(
   const after = request.cursor ? decodeCursor(key, request.cursor, filterDigest) : null;
   const limit = request.limit ?? LIST_LIMIT_DEFAULT;
   const { text, params } = listSql(filters, mode, after, limit);
-  const { rows } = await q.query(text, params);
+  const { rows } = await q.query<ListDbRow>(text, params);
   const page = rows.slice(0, limit).map(toListRow);
   const last = page[page.length - 1];
   const nextCursor = rows.length > limit && last ? encodeCursor(key, { createdAt: last.createdAt, id: last.id }, filterDigest) : null;

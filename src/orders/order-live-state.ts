@@ -4,8 +4,9 @@ import type { Queryable } from '../db/db.js';
 import type { liveNodeSchema } from './order-schemas.js';
 import type { FlowRegistry } from '../engine/flows/flow-registry.js';
 import { fromMinor } from '../domain/money.js';
-import { toNodeRecords, type NodeRecord } from '../engine/runtime/node-record.js';
-import { toOrderRow } from '../engine/runtime/order-row.js';
+import { toNodeRecords, type NodeRecord, type StoredNodeRecord } from '../engine/runtime/node-record.js';
+import { toOrderRow, type OrderDbRow } from '../engine/runtime/order-row.js';
+import type { OrderLineDbRow } from '../commerce/order-lines-repo.js';
 import { orderSummary } from '../engine/runtime/order-summary.js';
 import { readTimeline } from '../engine/runtime/timeline.js';
 import { openWaits } from '../engine/runtime/waits.js';
@@ -25,7 +26,7 @@ type LiveNode = z.input<typeof liveNodeSchema>;
 /** Returns null for an unknown order. */
 export async function readLiveState(q: Queryable, flows: FlowRegistry, orderId: string) {
   // The orders row carries the node records (`orders.nodes`): one read for both.
-  const { rows } = await q.query('SELECT * FROM orders WHERE id = $1', [orderId]);
+  const { rows } = await q.query<OrderDbRow & { nodes: Record<string, StoredNodeRecord> }>('SELECT * FROM orders WHERE id = $1', [orderId]);
   if (!rows[0]) return null;
   const order = toOrderRow(rows[0]);
   const records = toNodeRecords(rows[0].nodes);
@@ -33,7 +34,7 @@ export async function readLiveState(q: Queryable, flows: FlowRegistry, orderId: 
     flows.load(q, order.flowId, order.flowVersion),
     openWaits(q, orderId),
     readTimeline(q, orderId),
-    q.query('SELECT * FROM order_lines WHERE order_id = $1 ORDER BY line_no', [orderId]),
+    q.query<OrderLineDbRow>('SELECT * FROM order_lines WHERE order_id = $1 ORDER BY line_no', [orderId]),
   ]);
   const nodes: Record<string, LiveNode> = {};
   for (const [id, c] of compiled.nodes) {

@@ -22,15 +22,15 @@ export type OrderView = OrderLiveState & { documents: OrderDocumentLink[] };
 export async function readOrderView(q: Queryable, engine: Engine, orderId: string): Promise<OrderView> {
   const state = await readLiveState(q, engine.registry, orderId);
   if (!state) throw notFound('Order');
-  const { rows } = await q.query(
+  const { rows } = await q.query<{ id: string; kind: string; name: string; content_type: string; created_at: string }>(
     'SELECT id, kind, name, content_type, created_at FROM order_documents WHERE order_id = $1 ORDER BY created_at, id',
     [orderId],
   );
   const documents = rows.map((r) => ({
-    id: r.id as string,
-    kind: r.kind as string,
-    name: r.name as string,
-    contentType: r.content_type as string,
+    id: r.id,
+    kind: r.kind,
+    name: r.name,
+    contentType: r.content_type,
     createdAt: Number(r.created_at),
     url: `/docs/orders/${encodeURIComponent(orderId)}/${encodeURIComponent(r.id)}`,
   }));

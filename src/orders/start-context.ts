@@ -1,7 +1,7 @@
 // What a new order is recorded against, read in one statement: the flow version it pins and the workspace settings it is priced with.
 import type { Queryable } from '../db/db.js';
 import { DomainError } from '../domain/errors.js';
-import { COMMERCE_SETTINGS_COLUMNS, toCommerceSettings, type CommerceSettings } from '../commerce/workspace-settings.js';
+import { COMMERCE_SETTINGS_COLUMNS, toCommerceSettings, type CommerceSettings, type CommerceSettingsDbRow } from '../commerce/workspace-settings.js';
 
 export interface StartContext {
   flowVersion: number;
@@ -15,7 +15,7 @@ export interface StartContext {
  * was never published, is a 409 ("flow not published").
  */
 export async function readStartContext(q: Queryable, flowId: string, version?: number): Promise<StartContext> {
-  const { rows } = await q.query(
+  const { rows } = await q.query<CommerceSettingsDbRow & { published_version: number | null; asked_published: boolean }>(
     `SELECT ${COMMERCE_SETTINGS_COLUMNS.split(', ').map((c) => `w.${c}`).join(', ')},
             f.published_version,
             $2::bigint IS NOT NULL AND EXISTS (SELECT 1 FROM flow_versions v WHERE v.flow_id = $1 AND v.version = $2) AS asked_published

@@ -39,10 +39,10 @@ export async function runStockReview(deps: StockReviewDeps): Promise<StockReview
   // Without the statement timeout: a review waits for another node's review on the lock, and scans every product.
   const recorded = await deps.db.maintenanceTx(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1)', [STOCK_REVIEW_LOCK]);
-    const flow = await tx.query('SELECT published_version FROM flows WHERE id = $1', [REORDER_FLOW_ID]);
+    const flow = await tx.query<{ published_version: number | null }>('SELECT published_version FROM flows WHERE id = $1', [REORDER_FLOW_ID]);
     const version: number | null = flow.rows[0]?.published_version ?? null;
     if (version === null) return { started: [], alreadyOpen: [], skipped: `Flow ${REORDER_FLOW_ID} is not published` } satisfies StockReviewResult;
-    const low = await tx.query(
+    const low = await tx.query<{ sku: string; name: string; reorder_point: number; reorder_qty: number | null; available: number }>(
       `SELECT p.sku, p.name, p.reorder_point, p.reorder_qty, coalesce(sum(s.on_hand - s.reserved), 0)::int AS available
          FROM products p LEFT JOIN stock_levels s ON s.sku = p.sku
         WHERE p.seller_id IS NULL AND NOT p.digital AND p.reorder_point > 0
@@ -61,7 +61,7 @@ export async function runStockReview(deps: StockReviewDeps): Promise<StockReview
         result.alreadyOpen.push(p.sku);
         continue;
       }
-      const where = await tx.query(
+      const where = await tx.query<{ id: string }>(
         `SELECT l.id FROM locations l LEFT JOIN stock_levels s ON s.location_id = l.id AND s.sku = $1
           WHERE l.kind = 'warehouse' ORDER BY (s.sku IS NULL), coalesce(s.on_hand - s.reserved, 0), l.id LIMIT 1`,
         [p.sku],
@@ -112,6 +112,6 @@ export async function runStockReview(deps: StockReviewDeps): Promise<StockReview
   });
   // Each reorder's first slice runs in its own command; a failure leaves it queued (still "open").
   for (const s of recorded.started)
-    await deps.runtime.start(s.orderId).catch((err) => deps.logger?.error({ err, orderId: s.orderId }, 'starting a reorder failed'));
+    await deps.runtime.start(s.orderId).catch((err: unknown) => deps.logger?.error({ err, orderId: s.orderId }, 'starting a reorder failed'));
   return recorded;
 }

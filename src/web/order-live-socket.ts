@@ -3,7 +3,7 @@
 import http from 'node:http';
 import type { Duplex } from 'node:stream';
 import Koa from 'koa';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { Authenticator } from '../auth/authenticator.js';
 import type { Principal } from '../auth/principal.js';
 import type { Db } from '../db/db.js';
@@ -218,7 +218,7 @@ export class OrderLiveSocket {
     ws.on('error', () => ws.terminate());
 
     ws.on('message', (data, isBinary) => {
-      const text = isBinary ? null : data.toString();
+      const text = isBinary ? null : frameText(data);
       if (!queue.push(() => this.handleMessage(ws, req, orderId, text, send))) {
         queue.drop();
         ws.close(1008, 'Too many actions in flight');
@@ -279,4 +279,10 @@ function bump(counts: Map<string, number>, key: string, delta: number): void {
   const next = (counts.get(key) ?? 0) + delta;
   if (next > 0) counts.set(key, next);
   else counts.delete(key);
+}
+
+/** A text frame as UTF-8: ws hands a Buffer (binaryType 'nodebuffer', its default); a Buffer list is joined first. */
+function frameText(data: RawData): string {
+  if (Array.isArray(data)) return Buffer.concat(data).toString();
+  return data instanceof ArrayBuffer ? Buffer.from(data).toString() : data.toString();
 }

@@ -6,6 +6,7 @@ import { roleAtLeast, type Role } from '../auth/roles.js';
 import { DomainError } from '../domain/errors.js';
 import { html, page } from './identity/html.js';
 import { seeOther, send } from './identity/page-responses.js';
+import { cspNonce } from '../http/middleware/security-headers.js';
 
 export interface PagePrincipalOptions {
   /** A restricted person (temporary password, two-factor missing) may see the page: the Account page's own actions. */
@@ -42,5 +43,5 @@ export async function pagePrincipal(auth: Authenticator, ctx: Context, need: Rol
 
 /** The 403 page of a role below what the page (or the operation behind it) needs. */
 export function forbiddenPage(ctx: Context, principal: Principal, need: string): void {
-  send(ctx, 403, page({ title: 'Not allowed', nonce: ctx.state.cspNonce, principal, body: html`<p role="alert">This page needs the ${need} role.</p>` }));
+  send(ctx, 403, page({ title: 'Not allowed', nonce: cspNonce(ctx), principal, body: html`<p role="alert">This page needs the ${need} role.</p>` }));
 }

@@ -42,7 +42,33 @@ export function deliveryId(outboxId: string, subscriptionId: string): string {
   return `whd_${createHash('sha256').update(`${outboxId}|${subscriptionId}`).digest('hex').slice(0, 32)}`;
 }
 
-export function toDeliveryRow(r: any): DeliveryRow {
+/** The `webhook_deliveries` columns the worker reads; bigint and bigserial columns arrive as strings. */
+export interface DeliveryDbRow {
+  id: string;
+  seq: string;
+  subscription_id: string;
+  order_id: string;
+  event: string;
+  body: string;
+  status: DeliveryStatus;
+  attempts: number;
+}
+
+/** The columns of the API's delivery listing. */
+interface DeliveryViewDbRow {
+  id: string;
+  event: string;
+  order_id: string;
+  body: string;
+  status: DeliveryStatus;
+  attempts: number;
+  response_status: number | null;
+  last_error: string | null;
+  created_at: string;
+  delivered_at: string | null;
+}
+
+export function toDeliveryRow(r: DeliveryDbRow): DeliveryRow {
   return {
     id: r.id,
     seq: Number(r.seq),
@@ -57,18 +83,18 @@ export function toDeliveryRow(r: any): DeliveryRow {
 
 /** Locks one delivery for the rest of the transaction; null when it (or its subscription) is gone. */
 export async function lockDelivery(q: Queryable, id: string): Promise<DeliveryRow | null> {
-  const { rows } = await q.query('SELECT * FROM webhook_deliveries WHERE id = $1 FOR UPDATE', [id]);
+  const { rows } = await q.query<DeliveryDbRow>('SELECT * FROM webhook_deliveries WHERE id = $1 FOR UPDATE', [id]);
   return rows[0] ? toDeliveryRow(rows[0]) : null;
 }
 
 /** The latest 50 deliveries of a subscription, newest first. */
 export async function listDeliveries(q: Queryable, subscriptionId: string): Promise<DeliveryView[]> {
-  const { rows } = await q.query(
+  const { rows } = await q.query<DeliveryViewDbRow>(
     `SELECT id, event, order_id, body, status, attempts, response_status, last_error, created_at, delivered_at
        FROM webhook_deliveries WHERE subscription_id = $1 ORDER BY created_at DESC, seq DESC LIMIT $2`,
     [subscriptionId, DELIVERIES_LISTED],
   );
-  return rows.map((r) => ({
+  return rows.map((r): DeliveryView => ({
     id: r.id,
     event: r.event,
     orderId: r.order_id,

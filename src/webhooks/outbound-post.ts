@@ -87,7 +87,7 @@ export async function sendOutbound(
     );
   const pinned = addresses[0];
   const lookup: LookupFunction = (_hostname, opts, callback) => {
-    if ((opts as { all?: boolean }).all) (callback as any)(null, [{ address: pinned.address, family: pinned.family }]);
+    if ((opts as { all?: boolean }).all) callback(null, [{ address: pinned.address, family: pinned.family }]);
     else callback(null, pinned.address, pinned.family);
   };
 

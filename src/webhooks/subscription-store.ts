@@ -29,7 +29,17 @@ export function newWebhookSecret(): string {
   return `whsec_${randomBytes(32).toString('base64url')}`;
 }
 
-function toSubscription(r: any): WebhookSubscription {
+/** A `webhook_subscriptions` row: `events` is the jsonb list written by `createSubscription`, `created_at` a bigint string. */
+interface SubscriptionDbRow {
+  id: string;
+  url: string;
+  events: string[];
+  secret_sealed: string;
+  created_by: string;
+  created_at: string;
+}
+
+function toSubscription(r: SubscriptionDbRow): WebhookSubscription {
   return { id: r.id, url: r.url, events: r.events, createdBy: r.created_by, createdAt: Number(r.created_at) };
 }
 
@@ -41,7 +51,7 @@ export async function createSubscription(
 ): Promise<{ subscription: WebhookSubscription; secret: string }> {
   const id = newSubscriptionId();
   const secret = newWebhookSecret();
-  const { rows } = await q.query(
+  const { rows } = await q.query<SubscriptionDbRow>(
     `INSERT INTO webhook_subscriptions (id, url, events, secret_sealed, created_by, created_at)
      VALUES ($1, $2, $3, $4, $5, $6) RETURNING *`,
     [id, input.url, JSON.stringify(input.events), sealSecret(sealKey, secret, id), input.createdBy, now],
@@ -51,18 +61,18 @@ export async function createSubscription(
 
 /** Newest first, at most 500. */
 export async function listSubscriptions(q: Queryable): Promise<WebhookSubscription[]> {
-  const { rows } = await q.query('SELECT * FROM webhook_subscriptions ORDER BY created_at DESC, id DESC LIMIT $1', [SUBSCRIPTIONS_LISTED]);
+  const { rows } = await q.query<SubscriptionDbRow>('SELECT * FROM webhook_subscriptions ORDER BY created_at DESC, id DESC LIMIT $1', [SUBSCRIPTIONS_LISTED]);
   return rows.map(toSubscription);
 }
 
 export async function findSubscription(q: Queryable, id: string): Promise<WebhookSubscription | null> {
-  const { rows } = await q.query('SELECT * FROM webhook_subscriptions WHERE id = $1', [id]);
+  const { rows } = await q.query<SubscriptionDbRow>('SELECT * FROM webhook_subscriptions WHERE id = $1', [id]);
   return rows[0] ? toSubscription(rows[0]) : null;
 }
 
 /** The subscription with its secret opened, for signing a delivery; null when it was deleted. */
 export async function subscriptionForSigning(q: Queryable, sealKey: Buffer, id: string): Promise<(WebhookSubscription & { secret: string }) | null> {
-  const { rows } = await q.query('SELECT * FROM webhook_subscriptions WHERE id = $1', [id]);
+  const { rows } = await q.query<SubscriptionDbRow>('SELECT * FROM webhook_subscriptions WHERE id = $1', [id]);
   if (!rows[0]) return null;
   return { ...toSubscription(rows[0]), secret: openSecret(sealKey, rows[0].secret_sealed, id) };
 }

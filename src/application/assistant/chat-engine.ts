@@ -1,5 +1,6 @@
 // The assistant without a model: read a question, call the read tools as the caller, answer in sentences; writes are proposals.
 import type { OperationRegistry } from '../operation-registry.js';
+import type { OperationInput, OperationName } from '../operation-types.js';
 import type { CallContext } from '../operation.js';
 import type { Principal } from '../../auth/principal.js';
 import { roleAtLeast } from '../../auth/roles.js';
@@ -34,16 +35,20 @@ export interface ChatDeps {
   now: () => number;
 }
 
+/** A search's value in words: the search has passed find_orders' input schema, so each is a string or a number. */
+const word = (v: unknown): string => (typeof v === 'string' || typeof v === 'number' ? String(v) : JSON.stringify(v));
+const time = (v: unknown): number | null => (typeof v === 'number' ? v : null);
+
 /** The filters of a search in words, for the answer ("status waiting, model marketplace, since …"). */
 function describe(q: Record<string, unknown>): string {
   const parts: string[] = [];
-  if (q.status) parts.push(`status ${String(q.status).replace('_', ' ')}`);
-  if (q.model) parts.push(`model ${q.model}`);
-  if (q.channel) parts.push(`channel ${q.channel}`);
-  if (q.minTotalUsd !== undefined) parts.push(`total at least ${q.minTotalUsd} USD`);
-  if (q.maxTotalUsd !== undefined) parts.push(`total at most ${q.maxTotalUsd} USD`);
-  if (q.createdAfter !== undefined) parts.push(`created since ${when(q.createdAfter as number)}`);
-  if (q.createdBefore !== undefined) parts.push(`created before ${when(q.createdBefore as number)}`);
+  if (q.status) parts.push(`status ${word(q.status).replace('_', ' ')}`);
+  if (q.model) parts.push(`model ${word(q.model)}`);
+  if (q.channel) parts.push(`channel ${word(q.channel)}`);
+  if (q.minTotalUsd !== undefined) parts.push(`total at least ${word(q.minTotalUsd)} USD`);
+  if (q.maxTotalUsd !== undefined) parts.push(`total at most ${word(q.maxTotalUsd)} USD`);
+  if (q.createdAfter !== undefined) parts.push(`created since ${when(time(q.createdAfter))}`);
+  if (q.createdBefore !== undefined) parts.push(`created before ${when(time(q.createdBefore))}`);
   return parts.join(', ');
 }
 
@@ -68,8 +73,8 @@ export async function answerQuestion(deps: ChatDeps, caller: Principal, input: {
   const intent = matchIntent(input.text, slots, context.lastOrderId !== undefined);
   const orderId = slots.orderId ?? (slots.refersBack ? context.lastOrderId : undefined);
   const base = deps.baseUrl();
-  // By name: the order tools (get_order, find_orders, needs_attention) are not in the typed map yet (issue 30, agent-order-tools).
-  const run = (tool: string, toolInput: Record<string, unknown>) => deps.registry.callByName(tool, caller, toolInput, call) as Promise<any>;
+  // A read tool as the caller, typed by its name (the registry still checks the role and the input).
+  const run = <N extends OperationName>(tool: N, toolInput: OperationInput<N>) => deps.registry.call(tool, caller, toolInput, call);
   const answer = (partial: Omit<ChatAnswer, 'context' | 'proposal' | 'summary'> & Partial<Pick<ChatAnswer, 'proposal' | 'summary'>>): ChatAnswer => ({
     proposal: null,
     summary: null,
@@ -110,7 +115,8 @@ export async function answerQuestion(deps: ChatDeps, caller: Principal, input: {
       // A follow-up ("and the rejected ones?") keeps the last search and changes what it names.
       const followUp = /^\s*(and|what about|how about|also)\b/i.test(input.text) && context.lastQuery;
       const query = { ...(followUp ? context.lastQuery : {}), ...searchOf(slots), limit: 20 };
-      const out = await run('find_orders', query);
+      // The remembered search is the conversation's (wire) record: find_orders' schema is its check.
+      const out = await deps.registry.callRaw('find_orders', caller, query, call);
       context.lastQuery = query;
       if (out.count === 1) context.lastOrderId = out.orders[0].id;
       return answer({ text: findOrdersAnswer(base, out, describe(query)), intent, tool: 'find_orders', data: out });
@@ -119,7 +125,7 @@ export async function answerQuestion(deps: ChatDeps, caller: Principal, input: {
     case 'reject_approval': {
       const brief = await run('get_order', { orderId: orderId! });
       context.lastOrderId = brief.orderId;
-      const approvals = brief.waits.filter((w: any) => w.kind === 'approval');
+      const approvals = brief.waits.filter((w) => w.kind === 'approval');
       if (approvals.length === 0) return answer({ text: `Order ${brief.orderId} is not waiting for an approval (it is ${brief.status.replace('_', ' ')}).`, intent, tool: 'get_order', data: brief });
       const w = approvals[0];
       const decision = intent === 'approve' ? 'approved' : 'rejected';
@@ -138,7 +144,7 @@ export async function answerQuestion(deps: ChatDeps, caller: Principal, input: {
     case 'publish_flow': {
       if (!slots.flowId) return answer({ text: `Which flow? ${flowsAnswer({ flows })}`, intent, tool: 'list_flows', data: { flows } });
       const flow = await run('get_flow', { flowId: slots.flowId });
-      if (flow.draft.problems.length) return answer({ text: `The draft of ${flow.flow.name} cannot be published: ${flow.draft.problems.map((p: any) => p.message).join('; ')}.`, intent, tool: 'get_flow', data: flow });
+      if (flow.draft.problems.length) return answer({ text: `The draft of ${flow.flow.name} cannot be published: ${flow.draft.problems.map((p) => p.message).join('; ')}.`, intent, tool: 'get_flow', data: flow });
       return propose(intent, 'publish_flow', { flowId: slots.flowId }, `Publish the draft of ${flow.flow.name} (${slots.flowId}) as version ${(flow.flow.publishedVersion ?? 0) + 1}?`);
     }
     case 'flow_change': {
@@ -148,7 +154,7 @@ export async function answerQuestion(deps: ChatDeps, caller: Principal, input: {
       const instruction = instructionOf(input.text);
       try {
         const out = await run('propose_flow_change', { flowId: slots.flowId!, instruction });
-        const problems = out.problems.length ? ` The changed draft has ${out.problems.length} problem${out.problems.length === 1 ? '' : 's'}: ${out.problems.map((p: any) => p.message).join('; ')}.` : ' The changed draft validates.';
+        const problems = out.problems.length ? ` The changed draft has ${out.problems.length} problem${out.problems.length === 1 ? '' : 's'}: ${out.problems.map((p) => p.message).join('; ')}.` : ' The changed draft validates.';
         return answer({ text: `${out.summary}${problems} Nothing was saved: edit the draft at ${base}/flows/${out.flowId}/edit to keep it.`, intent, tool: 'propose_flow_change', data: out });
       } catch (err) {
         if (err instanceof DomainError && err.kind === 'invalid_input') return answer({ text: err.message, intent, tool: 'propose_flow_change', data: null });

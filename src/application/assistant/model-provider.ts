@@ -26,13 +26,15 @@ interface ToolCall {
   function: { name: string; arguments: string };
 }
 
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
 /** The tools a model may choose: the agents' tools but chat itself, each with its input schema. */
 function toolsFor(registry: OperationRegistry): AnyOperation[] {
   return registry.list().filter((op) => op.audience === 'agents' && op.name !== 'chat');
 }
 
 function functionTool(op: AnyOperation) {
-  const { $schema: _drop, ...parameters } = op.input['~standard'].jsonSchema.input({ target: 'draft-2020-12' }) as Record<string, unknown>;
+  const { $schema: _drop, ...parameters } = op.input['~standard'].jsonSchema.input({ target: 'draft-2020-12' });
   return { type: 'function', function: { name: op.name, description: `${op.summary}. ${op.description}`, parameters } };
 }
 
@@ -79,9 +81,10 @@ export async function askModel(
     messages.push({ role: 'assistant', content: message.content ?? null, tool_calls: calls });
     for (const toolCall of calls) {
       const op = byName.get(toolCall.function.name);
-      let args: Record<string, unknown> = {};
+      // The model's arguments as sent (the tool's input schema checks them); unreadable JSON is no argument.
+      let args: unknown;
       try {
-        args = JSON.parse(toolCall.function.arguments || '{}') as Record<string, unknown>;
+        args = JSON.parse(toolCall.function.arguments || '{}');
       } catch {
         args = {};
       }
@@ -93,7 +96,8 @@ export async function askModel(
           intent: 'model',
           tool: op.name,
           data: null,
-          proposal: { skill: op.name, input: args },
+          // A proposal's input is an object (the chat tool's output schema); other JSON proposes no input.
+          proposal: { skill: op.name, input: isRecord(args) ? args : {} },
           summary,
           context: input.context ?? {},
         };

@@ -1,5 +1,5 @@
 // Flows: a draft per flow and immutable numbered published versions (publish = validate + freeze + version + 1).
-import type { Queryable, DbRow } from '../../db/db.js';
+import type { Queryable } from '../../db/db.js';
 import type { Catalogue } from '../catalogue.js';
 import { validateGraph, type Problem } from '../validator.js';
 import { ValidationError, notFound } from '../../domain/errors.js';
@@ -37,7 +37,33 @@ export interface FlowDraft {
   graph: unknown;
 }
 
-function toFlow(r: DbRow): FlowRow {
+/** A `flows` row as pg returns it (bigint columns as text). */
+interface FlowDbRow {
+  id: string;
+  name: string;
+  description: string | null;
+  model: string | null;
+  channels: string[] | null;
+  draft_graph: unknown;
+  draft_updated_at: string;
+  published_version: number | null;
+  builtin_file: string | null;
+  builtin_hash: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A `flow_versions` row as pg returns it. */
+interface FlowVersionDbRow {
+  flow_id: string;
+  version: number;
+  name: string;
+  graph: unknown;
+  created_by: string;
+  created_at: string;
+}
+
+function toFlow(r: FlowDbRow): FlowRow {
   return {
     id: r.id,
     name: r.name,
@@ -54,7 +80,7 @@ function toFlow(r: DbRow): FlowRow {
   };
 }
 
-function toVersion(r: DbRow): FlowVersionRow {
+function toVersion(r: FlowVersionDbRow): FlowVersionRow {
   return { flowId: r.flow_id, version: r.version, name: r.name, graph: r.graph, createdBy: r.created_by, createdAt: Number(r.created_at) };
 }
 
@@ -65,17 +91,17 @@ export class FlowStore {
   constructor(private readonly catalogue: Catalogue) {}
 
   async list(q: Queryable): Promise<FlowRow[]> {
-    const { rows } = await q.query('SELECT * FROM flows ORDER BY id');
+    const { rows } = await q.query<FlowDbRow>('SELECT * FROM flows ORDER BY id');
     return rows.map(toFlow);
   }
 
   async get(q: Queryable, id: string): Promise<FlowRow | null> {
-    const { rows } = await q.query('SELECT * FROM flows WHERE id = $1', [id]);
+    const { rows } = await q.query<FlowDbRow>('SELECT * FROM flows WHERE id = $1', [id]);
     return rows[0] ? toFlow(rows[0]) : null;
   }
 
   async versions(q: Queryable, flowId: string): Promise<FlowVersionRow[]> {
-    const { rows } = await q.query('SELECT * FROM flow_versions WHERE flow_id = $1 ORDER BY version', [flowId]);
+    const { rows } = await q.query<FlowVersionDbRow>('SELECT * FROM flow_versions WHERE flow_id = $1 ORDER BY version', [flowId]);
     return rows.map(toVersion);
   }
 
@@ -86,13 +112,13 @@ export class FlowStore {
   }
 
   async version(q: Queryable, flowId: string, version: number): Promise<FlowVersionRow | null> {
-    const { rows } = await q.query('SELECT * FROM flow_versions WHERE flow_id = $1 AND version = $2', [flowId, version]);
+    const { rows } = await q.query<FlowVersionDbRow>('SELECT * FROM flow_versions WHERE flow_id = $1 AND version = $2', [flowId, version]);
     return rows[0] ? toVersion(rows[0]) : null;
   }
 
   /** Saves the draft (creating the flow); returns its validation problems (a draft may have some). */
   async saveDraft(q: Queryable, draft: FlowDraft, now: number): Promise<{ flow: FlowRow; problems: Problem[] }> {
-    const { rows } = await q.query(
+    const { rows } = await q.query<FlowDbRow>(
       `INSERT INTO flows (id, name, description, model, channels, draft_graph, draft_updated_at, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $7, $7)
        ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, description = EXCLUDED.description, model = EXCLUDED.model,
@@ -116,7 +142,7 @@ export class FlowStore {
     const problems = validateGraph(flow.draftGraph, this.catalogue);
     if (problems.length > 0) throw new FlowProblemsError(problems);
     const next = (flow.publishedVersion ?? 0) + 1;
-    const { rows } = await q.query(
+    const { rows } = await q.query<FlowVersionDbRow>(
       `INSERT INTO flow_versions (flow_id, version, name, graph, created_by, created_at) VALUES ($1, $2, $3, $4, $5, $6) RETURNING *`,
       [flowId, next, flow.name, JSON.stringify(flow.draftGraph), by, now],
     );

@@ -22,7 +22,7 @@ export function emptyNodeRecord(nodeId: string): NodeRecord {
 }
 
 /** A record as `orders.nodes` stores it (under its node id): null fields left out. */
-type StoredNodeRecord = Partial<Omit<NodeRecord, 'nodeId'>>;
+export type StoredNodeRecord = Partial<Omit<NodeRecord, 'nodeId'>>;
 
 /** A node record from its entry in `orders.nodes`. */
 export function toNodeRecord(nodeId: string, r: StoredNodeRecord): NodeRecord {
@@ -47,7 +47,7 @@ export function toNodeRecords(map: Record<string, StoredNodeRecord> | null | und
 }
 
 export async function loadNodeRecords(q: Queryable, orderId: string): Promise<Map<string, NodeRecord>> {
-  const { rows } = await q.query('SELECT nodes FROM orders WHERE id = $1', [orderId]);
+  const { rows } = await q.query<{ nodes: Record<string, StoredNodeRecord> }>('SELECT nodes FROM orders WHERE id = $1', [orderId]);
   return toNodeRecords(rows[0]?.nodes);
 }
 

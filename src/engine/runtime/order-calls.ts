@@ -1,6 +1,6 @@
 // External calls of a run (issue 20): ids, idempotency keys and the SQL that records, leases and answers them.
 import { createHash } from 'node:crypto';
-import type { Queryable, DbRow } from '../../db/db.js';
+import type { Queryable } from '../../db/db.js';
 import type { ExternalAnswer, ExternalRequest } from '../node-type.js';
 
 /** The timer kind that wakes the executor for a recorded call. */
@@ -72,7 +72,21 @@ export function callsJson(calls: readonly NewCall[]): unknown[] {
   }));
 }
 
-function toCall(r: DbRow): CallRow {
+/** An `order_calls` row as the call's commands read it. */
+interface CallDbRow {
+  id: string;
+  order_id: string;
+  generation: number;
+  node_id: string;
+  run: number;
+  purpose: CallPurpose;
+  attempt: number;
+  idempotency_key: string;
+  request: ExternalRequest;
+  status: CallRow['status'];
+}
+
+function toCall(r: CallDbRow): CallRow {
   return {
     id: r.id,
     orderId: r.order_id,
@@ -93,7 +107,7 @@ function toCall(r: DbRow): CallRow {
  * for an answer. Null when another process holds it, it was answered, or the run cancelled it.
  */
 export async function leaseCall(q: Queryable, id: string, now: number, holder: string): Promise<CallRow | null> {
-  const { rows } = await q.query(
+  const { rows } = await q.query<CallDbRow>(
     `WITH c AS (SELECT * FROM order_calls WHERE id = $1 AND status = 'pending'),
           t AS (UPDATE timers SET due_at = $2 + coalesce((SELECT (c.request->>'timeoutMs')::bigint FROM c), 0) + $3, claimed_by = $4, claimed_at = $2
                  WHERE id = $5 AND fired_at IS NULL AND cancelled_at IS NULL AND due_at <= $2 AND EXISTS (SELECT 1 FROM c)
@@ -119,7 +133,7 @@ export async function retireCallTimer(q: Queryable, id: string, now: number): Pr
  * after a lost lease, a duplicate): the first answer stands.
  */
 export async function recordAnswer(q: Queryable, id: string, answer: ExternalAnswer, status: 'answered' | 'late', now: number): Promise<CallRow | null> {
-  const { rows } = await q.query(
+  const { rows } = await q.query<CallDbRow>(
     `WITH c AS (UPDATE order_calls SET status = $2, answer = $3::jsonb, answered_at = $4 WHERE id = $1 AND status = 'pending' RETURNING *),
           t AS (UPDATE timers SET fired_at = $4 WHERE id = $5 AND fired_at IS NULL AND EXISTS (SELECT 1 FROM c))
      SELECT * FROM c`,
@@ -130,6 +144,6 @@ export async function recordAnswer(q: Queryable, id: string, answer: ExternalAns
 
 /** A recorded call, whatever its status (null when unknown). */
 export async function readCall(q: Queryable, id: string): Promise<CallRow | null> {
-  const { rows } = await q.query('SELECT * FROM order_calls WHERE id = $1', [id]);
+  const { rows } = await q.query<CallDbRow>('SELECT * FROM order_calls WHERE id = $1', [id]);
   return rows[0] ? toCall(rows[0]) : null;
 }

@@ -1,9 +1,8 @@
 // Opens a command's transaction in one round trip: BEGIN, lock the order row (with its node records), read its open waits.
 import type { PoolClient } from 'pg';
-import type { DbRow } from '../../db/db.js';
-import { toNodeRecords, type NodeRecord } from './node-record.js';
-import { toOrderRow, type OrderRow } from './order-row.js';
-import { toWait, type WaitRow } from './waits.js';
+import { toNodeRecords, type NodeRecord, type StoredNodeRecord } from './node-record.js';
+import { toOrderRow, type OrderDbRow, type OrderRow } from './order-row.js';
+import { toWait, type WaitDbRow, type WaitRow } from './waits.js';
 import { sqlString } from './sql-literal.js';
 import { isStalePlanError, StalePreparedPlan } from './stale-prepared-plan.js';
 import { parseReferenceVersion, REFERENCE_VERSION_SQL, type ReferenceVersion } from '../../db/reference-cache.js';
@@ -51,15 +50,16 @@ export async function beginAndLockOrder(client: PoolClient, orderId: string): Pr
     prepared.add(client);
   }
   const id = sqlString(orderId);
-  let results: { rows: DbRow[] }[];
+  let results: [{ rows: [] }, { rows: (OrderDbRow & { nodes: Record<string, StoredNodeRecord> })[] }, { rows: [{ waits: WaitDbRow[]; reference_version: unknown }] }];
   try {
-    results = (await client.query(`BEGIN; EXECUTE oo_lock_order(${id}); EXECUTE oo_lock_state(${id})`)) as unknown as { rows: DbRow[] }[];
+    // pg types a multi-statement query as one result; it answers one result per statement (BEGIN, the order, its state).
+    results = (await client.query(`BEGIN; EXECUTE oo_lock_order(${id}); EXECUTE oo_lock_state(${id})`)) as unknown as typeof results;
   } catch (err) {
     throw isStalePlanError(err) ? new StalePreparedPlan(err) : err;
   }
   const [, orders, state] = results;
   if (orders.rows.length === 0) return null;
-  const { waits, reference_version } = state.rows[0] as { waits: DbRow[]; reference_version: unknown };
+  const { waits, reference_version } = state.rows[0];
   return {
     order: toOrderRow(orders.rows[0]),
     nodes: toNodeRecords(orders.rows[0].nodes),

@@ -1,5 +1,5 @@
 // The orders row as the runtime reads and writes it.
-import type { Queryable, DbRow } from '../../db/db.js';
+import type { Queryable } from '../../db/db.js';
 import type { StateValue } from 'xstate';
 import type { OrderView } from '../node-type.js';
 
@@ -48,7 +48,40 @@ export interface OrderRow {
   updatedAt: number;
 }
 
-export function toOrderRow(r: DbRow): OrderRow {
+/** An `orders` row as pg returns it (bigint and numeric columns arrive as text). */
+export interface OrderDbRow {
+  id: string;
+  flow_id: string;
+  flow_version: number;
+  model: string;
+  channel: string;
+  external_id: string | null;
+  title: string | null;
+  customer_id: string | null;
+  contact_email: string | null;
+  currency: string;
+  fx_rate: string;
+  subtotal_minor: string;
+  tax_minor: string;
+  total_minor: string;
+  input: Record<string, unknown>;
+  meta: Record<string, unknown> | null;
+  status: OrderStatus;
+  reason: string | null;
+  instance_id: string;
+  generation: number;
+  snapshot: PersistedSnapshot | null;
+  compiler_version: number;
+  vars: Record<string, unknown> | null;
+  rollback: { outcome: string; error: string | null } | null;
+  step_seq: number;
+  started: boolean;
+  restarted_from: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export function toOrderRow(r: OrderDbRow): OrderRow {
   return {
     id: r.id,
     flowId: r.flow_id,
@@ -84,12 +117,12 @@ export function toOrderRow(r: DbRow): OrderRow {
 
 /** Loads and locks the order row for the rest of the transaction; null when absent. */
 export async function lockOrder(q: Queryable, id: string): Promise<OrderRow | null> {
-  const { rows } = await q.query('SELECT * FROM orders WHERE id = $1 FOR UPDATE', [id]);
+  const { rows } = await q.query<OrderDbRow>('SELECT * FROM orders WHERE id = $1 FOR UPDATE', [id]);
   return rows[0] ? toOrderRow(rows[0]) : null;
 }
 
 export async function readOrder(q: Queryable, id: string): Promise<OrderRow | null> {
-  const { rows } = await q.query('SELECT * FROM orders WHERE id = $1', [id]);
+  const { rows } = await q.query<OrderDbRow>('SELECT * FROM orders WHERE id = $1', [id]);
   return rows[0] ? toOrderRow(rows[0]) : null;
 }
 

@@ -29,10 +29,19 @@ export async function appendTimeline(q: Queryable, orderId: string, entries: Tim
   await q.query(timelineInsertSql('$1', '$2::json'), [orderId, JSON.stringify(timelineJson(entries))]);
 }
 
+/** One stored entry as `timelineJson` wrote it (null fields left out). */
+interface StoredTimelineEntry {
+  at: number;
+  kind: string;
+  message: string;
+  nodeId?: string | null;
+  data?: Record<string, unknown> | null;
+}
+
 /** The order's last `limit` entries, oldest first. */
 export async function readTimeline(q: Queryable, orderId: string, limit = 500): Promise<TimelineEntry[]> {
   // Every chunk holds at least one entry, so the last `limit` chunks hold the last `limit` entries.
-  const { rows } = await q.query(
+  const { rows } = await q.query<{ v: StoredTimelineEntry }>(
     `SELECT e.v FROM (SELECT id, entries FROM order_timeline_chunks WHERE order_id = $1 ORDER BY id DESC LIMIT $2) c
        CROSS JOIN LATERAL json_array_elements(c.entries) WITH ORDINALITY AS e(v, pos)
       ORDER BY c.id DESC, e.pos DESC LIMIT $2`,

@@ -1,5 +1,5 @@
 // Open and closed waits of an order (order_waits); approval waits are also the approvals inbox.
-import type { Queryable, DbRow } from '../../db/db.js';
+import type { Queryable } from '../../db/db.js';
 
 export interface WaitRow {
   orderId: string;
@@ -20,8 +20,28 @@ export interface WaitRow {
   timerId: string | null;
 }
 
+/** An `order_waits` row: bigint columns arrive as text from a query, as numbers from the lock read's JSON. */
+export interface WaitDbRow {
+  order_id: string;
+  node_id: string;
+  run: number;
+  generation: number;
+  kind: WaitRow['kind'];
+  title: string | null;
+  event: string | null;
+  assignee: string | null;
+  amount_minor: string | number | null;
+  deadline: string | number | null;
+  since: string | number;
+  status: string;
+  decided_by: string | null;
+  note: string | null;
+  closed_at: string | number | null;
+  timer_id: string | null;
+}
+
 /** A wait from an `order_waits` row. */
-export function toWait(r: DbRow): WaitRow {
+export function toWait(r: WaitDbRow): WaitRow {
   return {
     orderId: r.order_id,
     nodeId: r.node_id,
@@ -43,7 +63,7 @@ export function toWait(r: DbRow): WaitRow {
 }
 
 export async function openWaits(q: Queryable, orderId: string): Promise<WaitRow[]> {
-  const { rows } = await q.query("SELECT * FROM order_waits WHERE order_id = $1 AND status = 'open' ORDER BY since, node_id", [orderId]);
+  const { rows } = await q.query<WaitDbRow>("SELECT * FROM order_waits WHERE order_id = $1 AND status = 'open' ORDER BY since, node_id", [orderId]);
   return rows.map(toWait);
 }
 

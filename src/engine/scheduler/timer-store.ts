@@ -1,5 +1,5 @@
 // PostgreSQL side of timers: the durable rows every index is built from, and the firing guard.
-import type { Queryable, DbRow } from '../../db/db.js';
+import type { Queryable } from '../../db/db.js';
 import type { TimerIndexEntry } from './timer-index.js';
 
 /** A timer to schedule. `id` is chosen by the caller so scheduling is idempotent. */
@@ -43,7 +43,23 @@ function ms(value: string | number | null): number | null {
   return value === null ? null : Number(value);
 }
 
-function toRow(r: DbRow): TimerRow {
+/** A `timers` row as pg returns it (bigint columns as text). */
+interface TimerDbRow {
+  id: string;
+  order_id: string | null;
+  kind: string;
+  node_id: string | null;
+  run: number | null;
+  due_at: string;
+  payload: unknown;
+  fired_at: string | null;
+  claimed_by: string | null;
+  claimed_at: string | null;
+  cancelled_at: string | null;
+  created_at: string;
+}
+
+function toRow(r: TimerDbRow): TimerRow {
   return {
     id: r.id,
     orderId: r.order_id,
@@ -106,6 +122,8 @@ export async function reschedule(q: Queryable, id: string, dueAt: number): Promi
   return (res.rowCount ?? 0) > 0;
 }
 
+type DueDbRow = Pick<TimerDbRow, 'id' | 'due_at' | 'kind' | 'order_id'>;
+
 /**
  * Pending (unfired, uncancelled) timers with due_at <= until, in (due_at, id) order,
  * including late ones. Pass the last entry of a page as `after` to read the next page.
@@ -117,19 +135,19 @@ export async function dueWithin(
   after?: DueCursor,
 ): Promise<(TimerIndexEntry & { kind: string; orderId: string | null })[]> {
   const res = after
-    ? await q.query(
+    ? await q.query<DueDbRow>(
         `SELECT id, due_at, kind, order_id FROM timers
          WHERE fired_at IS NULL AND cancelled_at IS NULL AND due_at <= $1 AND (due_at, id) > ($3, $4)
          ORDER BY due_at, id LIMIT $2`,
         [until, limit, after.dueAt, after.id],
       )
-    : await q.query(
+    : await q.query<DueDbRow>(
         `SELECT id, due_at, kind, order_id FROM timers
          WHERE fired_at IS NULL AND cancelled_at IS NULL AND due_at <= $1
          ORDER BY due_at, id LIMIT $2`,
         [until, limit],
       );
-  return res.rows.map((r) => ({ id: r.id as string, dueAt: Number(r.due_at), kind: r.kind as string, orderId: (r.order_id as string | null) ?? null }));
+  return res.rows.map((r) => ({ id: r.id, dueAt: Number(r.due_at), kind: r.kind, orderId: r.order_id ?? null }));
 }
 
 /**
@@ -139,7 +157,7 @@ export async function dueWithin(
  * and then sees the row fired, so each timer takes effect once.
  */
 export async function claimForFiring(q: Queryable, id: string, now: number): Promise<TimerRow | null> {
-  const res = await q.query(
+  const res = await q.query<TimerDbRow>(
     `SELECT ${COLUMNS} FROM timers
      WHERE id = $1 AND fired_at IS NULL AND cancelled_at IS NULL AND due_at <= $2
      FOR UPDATE`,
@@ -155,7 +173,7 @@ export async function claimForFiring(q: Queryable, id: string, now: number): Pro
  * then finds the row fired and gets null. Call inside the firing transaction.
  */
 export async function claimAndMarkFired(q: Queryable, id: string, now: number): Promise<TimerRow | null> {
-  const res = await q.query(
+  const res = await q.query<TimerDbRow>(
     `UPDATE timers SET fired_at = $2
      WHERE id = $1 AND fired_at IS NULL AND cancelled_at IS NULL AND due_at <= $2
      RETURNING ${COLUMNS}`,
@@ -182,7 +200,7 @@ export async function markFired(q: Queryable, id: string, now: number): Promise<
 
 /** The next pending timer with due_at <= until in (due_at, id) order, or null (drives the test clock). */
 export async function earliestDue(q: Queryable, until: number, exclude: readonly string[] = []): Promise<TimerRow | null> {
-  const res = await q.query(
+  const res = await q.query<TimerDbRow>(
     `SELECT ${COLUMNS} FROM timers
      WHERE fired_at IS NULL AND cancelled_at IS NULL AND due_at <= $1 AND NOT (id = ANY($2::text[]))
      ORDER BY due_at, id LIMIT 1`,
@@ -193,7 +211,7 @@ export async function earliestDue(q: Queryable, until: number, exclude: readonly
 
 /** One timer by id, whatever its state. */
 export async function getTimer(q: Queryable, id: string): Promise<TimerRow | null> {
-  const res = await q.query(`SELECT ${COLUMNS} FROM timers WHERE id = $1`, [id]);
+  const res = await q.query<TimerDbRow>(`SELECT ${COLUMNS} FROM timers WHERE id = $1`, [id]);
   return res.rows.length > 0 ? toRow(res.rows[0]) : null;
 }
 

@@ -1,7 +1,6 @@
 // REST as a binding of the registry: where each input field comes from (path, query, body, header) and how the output answers.
 import type { Context } from 'koa';
-import type { z } from 'zod';
-import type { OperationRegistry } from '../../application/operation-registry.js';
+import type { OperationRegistry, ParsedInput } from '../../application/operation-registry.js';
 import type { AnyOperation } from '../../application/operation.js';
 import type { Principal } from '../../auth/principal.js';
 import { ValidationError } from '../../domain/errors.js';
@@ -54,8 +53,10 @@ export function bindOperation(registry: OperationRegistry, binding: RestBinding)
     path.includes(field) ? 'path parameters' : headers.find((h) => h.field === field)?.name ?? (takesBody ? 'body' : 'query');
   const status = binding.status ?? 200;
 
-  const readInput = async (ctx: Context): Promise<unknown> => {
-    const params: Record<string, unknown> = { ...(ctx.params ?? {}) };
+  const readInput = async (ctx: Context): Promise<ParsedInput> => {
+    // The router's path parameters (koa's Context leaves `params` untyped).
+    const routeParams: unknown = ctx.params;
+    const params: Record<string, unknown> = isPlainObject(routeParams) ? { ...routeParams } : {};
     checkStorable(params, 'path parameters');
     let fromRequest: Record<string, unknown> = {};
     if (takesBody) {
@@ -97,7 +98,7 @@ export function bindOperation(registry: OperationRegistry, binding: RestBinding)
       ...Object.fromEntries(Object.entries(binding.errors ?? {}).map(([s, description]) => [s, { description }])),
     },
     parts,
-    example: op.example === undefined ? undefined : withoutFields(op.example as Record<string, unknown>, [...path, ...headers.map((h) => h.field)]),
+    example: op.example === undefined ? undefined : withoutFields(op.example, [...path, ...headers.map((h) => h.field)]),
     invoke: async (principal: Principal | null, ctx: Context) => {
       const output = await registry.callWith(op.name, principal, () => readInput(ctx), { ip: ctx.ip ?? null });
       return binding.respond ? binding.respond(output as never) : { status, body: output };
@@ -106,8 +107,8 @@ export function bindOperation(registry: OperationRegistry, binding: RestBinding)
 }
 
 /** Parses the assembled input; a failure names the part of the request its first invalid field came from. */
-function parseByPart(op: AnyOperation, input: Record<string, unknown>, partOf: (field: string) => string, whole: string): unknown {
-  const result = (op.input as z.ZodType).safeParse(input);
+function parseByPart(op: AnyOperation, input: Record<string, unknown>, partOf: (field: string) => string, whole: string): ParsedInput {
+  const result = op.input.safeParse(input);
   if (result.success) return result.data;
   const first = result.error.issues[0]?.path[0];
   throw new ValidationError(zodIssues(result.error), `Invalid ${typeof first === 'string' ? partOf(first) : whole}`);

@@ -5,6 +5,7 @@ import { pagePrincipal } from '../page-principal.js';
 import { send } from '../identity/page-responses.js';
 import { assistantPage } from './assistant-page.js';
 import { assistantBundle } from './assistant-bundle.js';
+import { cspNonce } from '../../http/middleware/security-headers.js';
 
 const NAME = /^[A-Za-z0-9_-]{1,60}$/;
 
@@ -14,7 +15,7 @@ export function assistantRouter(deps: { auth: Authenticator }): Router {
     const principal = await pagePrincipal(deps.auth, ctx);
     if (!principal) return;
     const asked = typeof ctx.query.name === 'string' ? ctx.query.name : 'default';
-    send(ctx, 200, assistantPage({ nonce: ctx.state.cspNonce, principal, name: NAME.test(asked) ? asked : 'default' }));
+    send(ctx, 200, assistantPage({ nonce: cspNonce(ctx), principal, name: NAME.test(asked) ? asked : 'default' }));
   });
   router.get('/assets/assistant.js', async (ctx) => {
     ctx.type = 'text/javascript';

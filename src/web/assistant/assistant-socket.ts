@@ -2,7 +2,7 @@
 import http from 'node:http';
 import type { Duplex } from 'node:stream';
 import Koa from 'koa';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { z } from 'zod';
 import type { Authenticator } from '../../auth/authenticator.js';
 import type { Principal } from '../../auth/principal.js';
@@ -100,7 +100,7 @@ export class AssistantSocket {
     });
     ws.once('close', () => queue.drop());
     ws.on('message', (data) => {
-      const text = data.toString();
+      const text = frameText(data);
       if (!queue.push(() => this.turn(send, conversations, principal, ip, name, text))) {
         queue.drop();
         ws.close(1008, 'Too many questions in flight');
@@ -133,4 +133,10 @@ export class AssistantSocket {
       throw err;
     }
   }
+}
+
+/** A text frame as UTF-8: ws hands a Buffer (binaryType 'nodebuffer', its default); a Buffer list is joined first. */
+function frameText(data: RawData): string {
+  if (Array.isArray(data)) return Buffer.concat(data).toString();
+  return data instanceof ArrayBuffer ? Buffer.from(data).toString() : data.toString();
 }

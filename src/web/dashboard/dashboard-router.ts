@@ -34,6 +34,7 @@ import { graphText } from './graph-text.js';
 import { newOrderPage, type NewOrderValues } from './new-order-page.js';
 import { newOrderInput, readNewOrderValues } from './new-order-input.js';
 import { backOfficePage, PAYOUT_FILTERS, type PayoutFilter } from './back-office-page.js';
+import { cspNonce } from '../../http/middleware/security-headers.js';
 
 export interface DashboardRouterOptions {
   auth: Authenticator;
@@ -67,7 +68,7 @@ export function dashboardRouter(o: DashboardRouterOptions): Router {
       const status = HTTP_STATUS[err.kind] ?? 400;
       // A throttled page (too many new drawings) says when to come back, as the API does.
       if (typeof err.details?.retryAfterSeconds === 'number') ctx.set('Retry-After', String(err.details.retryAfterSeconds));
-      send(ctx, status, page({ title: status === 404 ? 'Not found' : 'Not possible', nonce: ctx.state.cspNonce, principal, body: html`<p role="alert" data-error>${err.message}</p><p><a href="/orders">Orders</a></p>` }));
+      send(ctx, status, page({ title: status === 404 ? 'Not found' : 'Not possible', nonce: cspNonce(ctx), principal, body: html`<p role="alert" data-error>${err.message}</p><p><a href="/orders">Orders</a></p>` }));
     }
   }
 
@@ -100,10 +101,10 @@ export function dashboardRouter(o: DashboardRouterOptions): Router {
     const cursor = one(ctx.query.cursor);
     try {
       const list = await callRaw(ctx, principal, 'listOrders', { ...filters, ...(cursor ? { cursor } : {}), limit: 50 });
-      send(ctx, 200, ordersPage({ nonce: ctx.state.cspNonce, principal, orders: list.orders, nextCursor: list.nextCursor, filters, paged: Boolean(cursor) }));
+      send(ctx, 200, ordersPage({ nonce: cspNonce(ctx), principal, orders: list.orders, nextCursor: list.nextCursor, filters, paged: Boolean(cursor) }));
     } catch (err) {
       if (!(err instanceof DomainError)) throw err;
-      send(ctx, HTTP_STATUS[err.kind] ?? 400, ordersPage({ nonce: ctx.state.cspNonce, principal, orders: [], nextCursor: null, filters, paged: false, error: `${err.message}: check the filters.` }));
+      send(ctx, HTTP_STATUS[err.kind] ?? 400, ordersPage({ nonce: cspNonce(ctx), principal, orders: [], nextCursor: null, filters, paged: false, error: `${err.message}: check the filters.` }));
     }
   });
 
@@ -111,7 +112,7 @@ export function dashboardRouter(o: DashboardRouterOptions): Router {
   async function renderNewOrder(ctx: Context, principal: Principal, status: number, values: NewOrderValues, err?: DomainError) {
     const { flows } = await call(ctx, principal, 'listFlows', {});
     const issues = err instanceof ValidationError ? err.issues : undefined;
-    send(ctx, status, newOrderPage({ nonce: ctx.state.cspNonce, principal, flows, values, idempotencyKey: randomUUID(), error: err?.message ?? null, issues }));
+    send(ctx, status, newOrderPage({ nonce: cspNonce(ctx), principal, flows, values, idempotencyKey: randomUUID(), error: err?.message ?? null, issues }));
   }
 
   router.get('/orders/new', async (ctx) => {
@@ -154,7 +155,7 @@ export function dashboardRouter(o: DashboardRouterOptions): Router {
         edges: Object.fromEntries(view.edges.map((e) => [edgeKey(e.from, e.to, e.branch), e.status])),
       };
       const svg = await o.diagrams.liveSvg({ flowId: view.flow.id, version: view.flow.version, name: view.flow.name, graph: view.flow.graph }, status, callerKey(principal));
-      send(ctx, 200, orderPage({ nonce: ctx.state.cspNonce, principal, view, svg, sections, now: o.clock.now() }));
+      send(ctx, 200, orderPage({ nonce: cspNonce(ctx), principal, view, svg, sections, now: o.clock.now() }));
     });
   });
 
@@ -174,14 +175,14 @@ export function dashboardRouter(o: DashboardRouterOptions): Router {
     const raw = one(ctx.query.status) ?? 'pending';
     const status = (INBOX_STATUSES as readonly string[]).includes(raw) ? (raw as InboxStatus) : 'pending';
     const rows = (await call(ctx, principal, 'listApprovals', { status })).approvals;
-    send(ctx, raw === status ? 200 : 400, approvalsPage({ nonce: ctx.state.cspNonce, principal, rows, status, now: o.clock.now(), error: raw === status ? null : `Unknown status ${raw}: showing pending.` }));
+    send(ctx, raw === status ? 200 : 400, approvalsPage({ nonce: cspNonce(ctx), principal, rows, status, now: o.clock.now(), error: raw === status ? null : `Unknown status ${raw}: showing pending.` }));
   });
 
   router.get('/flows', async (ctx) => {
     const principal = await pagePrincipal(o.auth, ctx);
     if (!principal) return;
     const { flows } = await call(ctx, principal, 'listFlows', {});
-    send(ctx, 200, flowsPage({ nonce: ctx.state.cspNonce, principal, flows }));
+    send(ctx, 200, flowsPage({ nonce: cspNonce(ctx), principal, flows }));
   });
 
   async function renderFlow(ctx: Context, principal: Principal, id: string, status: number, extra: { error?: string; ok?: string } = {}) {
@@ -204,7 +205,7 @@ export function dashboardRouter(o: DashboardRouterOptions): Router {
       ctx,
       status,
       flowPage({
-        nonce: ctx.state.cspNonce,
+        nonce: cspNonce(ctx),
         principal,
         flow: detail.flow,
         versions: detail.versions,
@@ -276,7 +277,7 @@ export function dashboardRouter(o: DashboardRouterOptions): Router {
         drawingNote = `Not drawn: ${err.message}.`;
       }
     }
-    send(ctx, status, flowEditorPage({ nonce: ctx.state.cspNonce, principal, flowId: id, ...form, publishedVersion: flow?.flow.publishedVersion ?? null, problems, svg, drawingNote, isNew: flow === null, ...extra }));
+    send(ctx, status, flowEditorPage({ nonce: cspNonce(ctx), principal, flowId: id, ...form, publishedVersion: flow?.flow.publishedVersion ?? null, problems, svg, drawingNote, isNew: flow === null, ...extra }));
   }
 
   router.get('/flows/:id/edit', async (ctx) => {
@@ -336,7 +337,7 @@ export function dashboardRouter(o: DashboardRouterOptions): Router {
       call(ctx, principal, 'listProducts', {}),
     ]);
     const error = extra.error ?? (raw === payoutFilter ? undefined : `Unknown payout status ${raw}: showing all.`);
-    send(ctx, raw === payoutFilter ? status : 400, backOfficePage({ nonce: ctx.state.cspNonce, principal, sellers, payouts, payoutFilter, products, error, ok: extra.ok }));
+    send(ctx, raw === payoutFilter ? status : 400, backOfficePage({ nonce: cspNonce(ctx), principal, sellers, payouts, payoutFilter, products, error, ok: extra.ok }));
   }
 
   router.get('/back-office', async (ctx) => {

@@ -39,7 +39,7 @@ function recoveryCodesBlock(codes: string[] | undefined): Html {
 <ul class="codes">${codes.map((c) => html`<li data-recovery-code="${c}">${c}</li>`)}</ul></section>`;
 }
 
-function passwordSection(v: AccountView): Html {
+function passwordSection(): Html {
   return html`<section aria-labelledby="pw-h"><h2 id="pw-h">Password</h2>
 <form method="post" action="/account/password">
   <label for="current">Current password</label>
@@ -147,7 +147,7 @@ export function accountPage(v: AccountView): string {
     ? html`${notice('error', v.error)}${notice('ok', v.ok)}${restrictionNotice(p)}
 <p>${v.person.name ? html`${v.person.name} · ` : ''}<span data-email>${v.person.email}</span> · role <span data-role>${v.person.role}</span></p>
 ${recoveryCodesBlock(v.recoveryCodes)}
-${passwordSection(v)}
+${passwordSection()}
 ${twoFactorSection(v)}
 ${sessionsSection(v)}
 ${p.restricted ? '' : tokensSection(v)}

@@ -3,7 +3,9 @@ import type { Principal } from '../../auth/principal.js';
 
 /** Escapes text for element content and quoted attribute values. */
 export function esc(value: unknown): string {
-  return String(value ?? '')
+  // Whatever a page interpolates (text, numbers, the odd Date) reads as its String(); null and undefined as nothing.
+  const text: unknown = value ?? '';
+  return String(text)
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')

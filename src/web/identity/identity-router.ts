@@ -6,7 +6,7 @@ import type { Context } from 'koa';
 import { DomainError, RoleRequiredError, ValidationError } from '../../domain/errors.js';
 import type { Authenticator } from '../../auth/authenticator.js';
 import type { Principal } from '../../auth/principal.js';
-import type { IdentityDeps, RequestInfo } from '../../auth/identity-deps.js';
+import type { IdentityDeps } from '../../auth/identity-deps.js';
 import { auditActorOf, auditTypes, type AuditType } from '../../auth/audit-log.js';
 import { completeTwoFactor, signIn } from '../../auth/sign-in-service.js';
 import {
@@ -37,6 +37,7 @@ import { readForm, safeNext } from './read-form.js';
 import type { OperationRegistry } from '../../application/operation-registry.js';
 import type { OperationInput, OperationName } from '../../application/operation-types.js';
 import { forbiddenPage, pagePrincipal as signedIn } from '../page-principal.js';
+import { cspNonce } from '../../http/middleware/security-headers.js';
 
 export interface IdentityRouterOptions {
   deps: IdentityDeps;
@@ -105,7 +106,7 @@ export function identityRouter(o: IdentityRouterOptions): Router {
 
   // ---- sign-in ----
   router.get('/login', async (ctx) => {
-    send(ctx, 200, loginPage({ nonce: ctx.state.cspNonce, next: safeNext(String(ctx.query.next ?? '')) }));
+    send(ctx, 200, loginPage({ nonce: cspNonce(ctx), next: safeNext(String(ctx.query.next ?? '')) }));
   });
 
   router.post('/login', async (ctx) => {
@@ -117,9 +118,9 @@ export function identityRouter(o: IdentityRouterOptions): Router {
     switch (result.kind) {
       case 'throttled':
         ctx.set('Retry-After', String(result.retryAfterSeconds));
-        return send(ctx, 429, loginPage({ nonce: ctx.state.cspNonce, next, email, error: waitText(result.retryAfterSeconds) }));
+        return send(ctx, 429, loginPage({ nonce: cspNonce(ctx), next, email, error: waitText(result.retryAfterSeconds) }));
       case 'failed':
-        return send(ctx, 401, loginPage({ nonce: ctx.state.cspNonce, next, email, error: SIGN_IN_FAILED }));
+        return send(ctx, 401, loginPage({ nonce: cspNonce(ctx), next, email, error: SIGN_IN_FAILED }));
       case 'two_factor':
         setCookie(ctx, names.challenge, result.challengeToken, names.secure, CHALLENGE_MS / 1000);
         return seeOther(ctx, '/login/two-factor');
@@ -130,7 +131,7 @@ export function identityRouter(o: IdentityRouterOptions): Router {
 
   router.get('/login/two-factor', async (ctx) => {
     if (!readCookie(ctx, o.names().challenge)) return seeOther(ctx, '/login');
-    send(ctx, 200, twoFactorPage({ nonce: ctx.state.cspNonce }));
+    send(ctx, 200, twoFactorPage({ nonce: cspNonce(ctx) }));
   });
 
   router.post('/login/two-factor', async (ctx) => {
@@ -140,12 +141,12 @@ export function identityRouter(o: IdentityRouterOptions): Router {
     switch (result.kind) {
       case 'expired':
         clearCookie(ctx, names.challenge, names.secure);
-        return send(ctx, 401, loginPage({ nonce: ctx.state.cspNonce, next: null, error: 'Your sign-in expired. Enter your email and password again.' }));
+        return send(ctx, 401, loginPage({ nonce: cspNonce(ctx), next: null, error: 'Your sign-in expired. Enter your email and password again.' }));
       case 'throttled':
         ctx.set('Retry-After', String(result.retryAfterSeconds));
-        return send(ctx, 429, twoFactorPage({ nonce: ctx.state.cspNonce, error: waitText(result.retryAfterSeconds) }));
+        return send(ctx, 429, twoFactorPage({ nonce: cspNonce(ctx), error: waitText(result.retryAfterSeconds) }));
       case 'failed':
-        return send(ctx, 401, twoFactorPage({ nonce: ctx.state.cspNonce, error: 'That code is not correct.' }));
+        return send(ctx, 401, twoFactorPage({ nonce: cspNonce(ctx), error: 'That code is not correct.' }));
       case 'session':
         return startSession(ctx, result.token, result.next);
     }
@@ -153,7 +154,7 @@ export function identityRouter(o: IdentityRouterOptions): Router {
 
   router.post('/logout', async (ctx) => {
     const names = o.names();
-    let principal: Principal | null = null;
+    let principal: Principal | null;
     try {
       principal = await auth.authenticate(ctx);
     } catch {
@@ -171,7 +172,7 @@ export function identityRouter(o: IdentityRouterOptions): Router {
   async function accountView(ctx: Context, principal: Principal, extra: Partial<AccountView> = {}): Promise<AccountView> {
     const person = principal.kind === 'person' ? await accountPerson(deps, principal) : null;
     return {
-      nonce: ctx.state.cspNonce,
+      nonce: cspNonce(ctx),
       principal,
       person,
       recoveryRemaining: person ? await countRecoveryCodes(deps.db, person.id) : 0,
@@ -235,7 +236,7 @@ export function identityRouter(o: IdentityRouterOptions): Router {
     const enrolment = await attempt(
 ctx,
 principal, () => pendingOrNewEnrolment(deps, principal, o.issuer), (message, status) => renderAccount(ctx, principal, status, { error: message }));
-    if (enrolment) send(ctx, 200, enrolPage({ nonce: ctx.state.cspNonce, principal, ...enrolment }));
+    if (enrolment) send(ctx, 200, enrolPage({ nonce: cspNonce(ctx), principal, ...enrolment }));
   });
 
   // Replacing the pending secret ("Start over with a new key") is a POST, under the browser protections; then back to the page.
@@ -259,7 +260,7 @@ principal, () => startEnrolment(deps, principal).then(() => true), (message, sta
       async (message, status) => {
         // Show the same pending secret again so the person can retry with the next code.
         const pending = principal.kind === 'person' ? await pendingEnrolment(deps, principal, o.issuer).catch(() => null) : null;
-        if (pending) send(ctx, status, enrolPage({ nonce: ctx.state.cspNonce, principal, ...pending, error: message }));
+        if (pending) send(ctx, status, enrolPage({ nonce: cspNonce(ctx), principal, ...pending, error: message }));
         else await renderAccount(ctx, principal, status, { error: message });
       },
     );
@@ -341,7 +342,7 @@ principal, () => call(ctx, principal, 'revokeApiToken', { id: ctx.params.id }), 
   // ---- Team ----
   async function renderTeam(ctx: Context, principal: Principal, status: number, extra: Partial<TeamView> = {}) {
     const [{ people }, { twoFactorRequirement }] = await Promise.all([call(ctx, principal, 'listTeam', {}), call(ctx, principal, 'getSettings', {})]);
-    send(ctx, status, teamPage({ nonce: ctx.state.cspNonce, principal, people, requirement: twoFactorRequirement, ...extra }));
+    send(ctx, status, teamPage({ nonce: cspNonce(ctx), principal, people, requirement: twoFactorRequirement, ...extra }));
   }
 
   router.get('/team', async (ctx) => {
@@ -418,9 +419,9 @@ principal, () => call(ctx, principal, 'resetTwoFactor', { id: ctx.params.id }), 
     const before = Number.isInteger(beforeRaw) && beforeRaw > 0 ? beforeRaw : undefined;
     const limit = 100;
     const listed = await attempt(ctx, principal, () => call(ctx, principal, 'listAuditEvents', { type, before, limit }), async (m, s) => {
-      send(ctx, s, page({ title: 'Audit', nonce: ctx.state.cspNonce, principal, body: html`<p role="alert">${m}</p>` }));
+      send(ctx, s, page({ title: 'Audit', nonce: cspNonce(ctx), principal, body: html`<p role="alert">${m}</p>` }));
     });
-    if (listed) send(ctx, 200, auditPage({ nonce: ctx.state.cspNonce, principal, events: listed.events, type: type ?? null, limit }));
+    if (listed) send(ctx, 200, auditPage({ nonce: cspNonce(ctx), principal, events: listed.events, type: type ?? null, limit }));
   });
 
   return router;

@@ -1,6 +1,8 @@
 // The dashboard's browser script (bundled by esbuild, served from /assets/dashboard.js): live order pages over the
 // order socket, approvals with the undo window, countdowns, node details on flow drawings, the draft editor's checks.
 // No inline script or style.
+import type { OperationOutput } from '../../../application/operation-types.js';
+import type { ErrorResponse } from '../../../http/http-errors.js';
 
 /** Spec "Limits": the dashboard undo window, when decisions close before the timeout, when the countdown shows. */
 const UNDO_MS = 5_000;
@@ -8,6 +10,14 @@ const CLOSE_BEFORE_MS = 2_000;
 const COUNTDOWN_FROM_MS = 10_000;
 
 type Send = (action: Record<string, unknown>) => Promise<{ ok: boolean; message: string }>;
+
+/** A JSON object off the wire (the order socket's messages and live states), read field by field. */
+type WireObject = Record<string, unknown>;
+const isWireObject = (v: unknown): v is WireObject => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The draft editor's answers: the check (checkFlowDraft's documented output) or the API's error body. */
+type DraftCheck = OperationOutput<'checkFlowDraft'>;
+type ApiError = Partial<ErrorResponse['body']>;
 
 /** Server time now: the page carries the server's clock at render (the test clock in tests), so deadlines compare with it. */
 function serverClock(el: Element | null): () => number {
@@ -47,15 +57,16 @@ function sender(socket: () => WebSocket | null, pending: Map<string, (r: { ok: b
     });
 }
 
-function answer(msg: any, pending: Map<string, (r: { ok: boolean; message: string }) => void>): void {
-  const done = typeof msg.requestId === 'string' ? pending.get(msg.requestId) : undefined;
+function answer(msg: unknown, pending: Map<string, (r: { ok: boolean; message: string }) => void>): void {
+  if (!isWireObject(msg) || typeof msg.requestId !== 'string') return;
+  const done = pending.get(msg.requestId);
   if (!done) return;
   pending.delete(msg.requestId);
   if (msg.type === 'result') {
-    const r = msg.result as { delivered?: boolean; waitingFor?: string[] } | undefined;
+    const r = isWireObject(msg.result) ? msg.result : undefined;
     if (msg.action === 'deliver_event' && r && r.delivered === false) done({ ok: false, message: `Nothing waits for that event now.` });
     else done({ ok: true, message: `${String(msg.action).replace('_', ' ')}: done.` });
-  } else done({ ok: false, message: `Refused (${msg.status}): ${msg.error}` });
+  } else done({ ok: false, message: `Refused (${String(msg.status)}): ${String(msg.error)}` });
 }
 
 /**
@@ -86,7 +97,7 @@ function holdDecision(container: HTMLElement, nodeId: string, action: 'approve' 
     delete container.dataset.pendingDecision;
     delete document.documentElement.dataset.pendingDecision;
   };
-  const timer = setTimeout(async () => {
+  const decide = async () => {
     finish();
     text.textContent = `${verb}…`;
     undo.remove();
@@ -94,12 +105,13 @@ function holdDecision(container: HTMLElement, nodeId: string, action: 'approve' 
     say(status, r.ok ? `${action === 'approve' ? 'Approved' : 'Rejected'}.` : r.message, r.ok ? 'ok' : 'error');
     container.dataset.decided = r.ok ? action : 'failed';
     if (!r.ok) container.replaceChildren(...original);
-  }, windowMs);
+  };
+  const timer = setTimeout(() => void decide(), windowMs);
   undo.addEventListener('click', () => {
     finish();
     container.replaceChildren(...original);
     say(status, 'Not sent: the decision was undone.');
-    (container.querySelector(`button[data-action="${action}"]`) as HTMLElement | null)?.focus();
+    container.querySelector<HTMLElement>(`button[data-action="${action}"]`)?.focus();
   });
 }
 
@@ -129,31 +141,36 @@ function formatLeft(s: number): string {
 }
 
 /** Applies a live state to the drawing and header without a reload. */
-function applyState(root: HTMLElement, state: any): void {
-  root.dataset.orderStatus = state.status;
+function applyState(root: HTMLElement, state: unknown): void {
+  if (!isWireObject(state)) return;
+  const orderStatus = String(state.status);
+  root.dataset.orderStatus = orderStatus;
   const status = root.querySelector('[data-live="status"]');
   if (status) {
     const badge = document.createElement('span');
-    badge.className = `status status-${String(state.status).replace(/[^a-z_]/g, '')}`;
-    badge.textContent = String(state.status).replace(/_/g, ' ');
+    badge.className = `status status-${orderStatus.replace(/[^a-z_]/g, '')}`;
+    badge.textContent = orderStatus.replace(/_/g, ' ');
     status.replaceChildren(badge);
   }
   const reason = root.querySelector('[data-live="reason"]');
-  if (reason) reason.textContent = state.reason ?? '';
+  if (reason) reason.textContent = typeof state.reason === 'string' ? state.reason : '';
   const svg = root.querySelector('[data-order-diagram] svg');
   if (!svg) return;
-  for (const [id, node] of Object.entries<any>(state.nodes ?? {})) {
+  for (const [id, node] of Object.entries(isWireObject(state.nodes) ? state.nodes : {})) {
+    if (!isWireObject(node)) continue;
+    const nodeStatus = String(node.status);
     const g = svg.querySelector(`[data-node-id="${CSS.escape(id)}"]`);
-    if (!g || g.getAttribute('data-node-status') === node.status) continue;
-    g.setAttribute('data-node-status', node.status);
+    if (!g || g.getAttribute('data-node-status') === nodeStatus) continue;
+    g.setAttribute('data-node-status', nodeStatus);
     const text = g.querySelector('.node-status');
-    if (text) text.textContent = node.status;
+    if (text) text.textContent = nodeStatus;
     const label = g.getAttribute('aria-label') ?? '';
-    g.setAttribute('aria-label', `${label.replace(/: [a-z_]+$/, '')}: ${node.status}`);
+    g.setAttribute('aria-label', `${label.replace(/: [a-z_]+$/, '')}: ${nodeStatus}`);
   }
-  for (const edge of state.edges ?? []) {
-    const g = svg.querySelector(`[data-edge-from="${CSS.escape(edge.from)}"][data-edge-to="${CSS.escape(edge.to)}"][data-edge-branch="${CSS.escape(edge.branch)}"]`);
-    if (g) g.setAttribute('data-edge-status', edge.status);
+  for (const edge of Array.isArray(state.edges) ? (state.edges as unknown[]) : []) {
+    if (!isWireObject(edge)) continue;
+    const g = svg.querySelector(`[data-edge-from="${CSS.escape(String(edge.from))}"][data-edge-to="${CSS.escape(String(edge.to))}"][data-edge-branch="${CSS.escape(String(edge.branch))}"]`);
+    if (g) g.setAttribute('data-edge-status', String(edge.status));
   }
 }
 
@@ -201,13 +218,13 @@ function initOrderPage(root: HTMLElement): void {
       root.dataset.live = 'open';
     });
     ws.addEventListener('message', (e) => {
-      let msg: any;
+      let msg: unknown;
       try {
         msg = JSON.parse(String(e.data));
       } catch {
         return;
       }
-      if (msg.type === 'state') {
+      if (isWireObject(msg) && msg.type === 'state') {
         applyState(root, msg.state);
         void refreshSections(root, orderId, held).then(() => {
           root.dataset.stateVersion = String(Number(root.dataset.stateVersion ?? '0') + 1);
@@ -230,7 +247,7 @@ function initOrderPage(root: HTMLElement): void {
   };
   connect();
 
-  root.addEventListener('click', async (e) => {
+  const onClick = async (e: MouseEvent) => {
     const button = (e.target as Element).closest<HTMLButtonElement>('button[data-action]');
     if (!button || button.disabled) return;
     const action = button.dataset.action;
@@ -242,7 +259,8 @@ function initOrderPage(root: HTMLElement): void {
       holdDecision(container, button.dataset.node ?? '', action, now, wait?.dataset.deadline ? Number(wait.dataset.deadline) : null, send, status);
     } else if (action === 'deliver_event') {
       button.disabled = true;
-      const r = await send({ action: 'deliver_event', event: button.dataset.event, payload: JSON.parse(button.dataset.payload ?? '{}') });
+      const payload: unknown = JSON.parse(button.dataset.payload ?? '{}');
+      const r = await send({ action: 'deliver_event', event: button.dataset.event, payload });
       say(status, r.ok ? `Event ${button.dataset.event} sent.` : r.message, r.ok ? 'ok' : 'error');
       button.disabled = false;
     } else if (action === 'cancel-start') {
@@ -256,7 +274,8 @@ function initOrderPage(root: HTMLElement): void {
       say(status, r.ok ? 'The order was cancelled.' : r.message, r.ok ? 'ok' : 'error');
       if (r.ok) root.querySelector<HTMLElement>('[data-cancel-confirm]')?.setAttribute('hidden', '');
     }
-  });
+  };
+  root.addEventListener('click', (e) => void onClick(e));
   setInterval(() => tickCountdowns(now), 1000);
   tickCountdowns(now);
 }
@@ -382,8 +401,14 @@ function initFlowEditor(form: HTMLFormElement): void {
         paused = Math.max(1, Number(res.headers.get('retry-after')) || 10);
         res = await ask(graph, false);
       }
-      const body = await res.json();
-      if (!res.ok) return show(n, `Not a graph: ${body.error ?? res.status}`, (body.issues ?? []).map((i: any) => ({ message: `${i.path}: ${i.message}` })), false, null);
+      const answer: unknown = await res.json();
+      if (!res.ok) {
+        // The API's error body (`error`, and `issues` for an invalid request).
+        const failed = answer as ApiError;
+        return show(n, `Not a graph: ${failed.error ?? res.status}`, (failed.issues ?? []).map((i) => ({ message: `${i.path}: ${i.message}` })), false, null);
+      }
+      // A 200 answer is checkFlowDraft's output (its schema is the API's documented contract).
+      const body = answer as DraftCheck;
       const count = body.problems.length;
       const summary = count ? `${count} problem${count === 1 ? '' : 's'}: publishing is blocked until they are fixed.` : 'No problems: ready to publish.';
       show(n, paused ? `${summary} Drawing paused (many new drawings): redrawn in ${paused} s.` : summary, body.problems, true, body.svg ?? null);
