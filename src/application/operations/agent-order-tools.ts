@@ -11,7 +11,7 @@ import { ORDER_STATUSES } from '../../orders/order-schemas.js';
 import { assessOrderInputSchema } from '../../orders/assessment-schemas.js';
 import type { OrderOperationDeps, orderOperations } from './order-operations.js';
 import type { orderOverviewOperations } from './order-overview-operations.js';
-import type { assessOrderOperation } from './assess-order.js';
+import { ASSESS_EXAMPLE_QUESTIONS, type assessOrderOperation } from './assess-order.js';
 
 /** Orders started over an agent transport name their cancel reason after it; REST has its own default. */
 export const AGENT_CANCEL_REASON = 'Cancelled by an agent';
@@ -102,14 +102,7 @@ export function agentOrderTools(deps: Pick<OrderOperationDeps, 'db'>, bases: Ord
       description: bases.assessOrder.description,
       input: assessOrderInputSchema,
       output: bases.assessOrder.output,
-      example: {
-        orderId: 'ord_01JD7Z8Q2M4K6N8P0R2T4V6X8Z',
-        questions: [
-          { id: 'done', type: 'noul', question: 'Will this order complete?' },
-          { type: 'choice', question: 'How will it end?', options: ['completed', 'cancelled', 'failed'] },
-          { type: 'score', question: 'How risky is it?', levels: ['low', 'medium', 'high'] },
-        ],
-      },
+      example: { orderId: 'ord_01JD7Z8Q2M4K6N8P0R2T4V6X8Z', questions: ASSESS_EXAMPLE_QUESTIONS },
       summarize: bases.assessOrder.summarize,
       mapIn: ({ orderId: id, ...rest }) => ({ id, ...rest }),
       mapOut: (answers) => answers,

@@ -26,6 +26,13 @@ export interface AssessOrderDeps {
 /** REST's input: the order from the path (`id`), the rest from the body; the agents' tool names it `orderId`. */
 export const assessOrderRestInput = assessOrderInputSchema.omit({ orderId: true }).extend({ id: assessOrderInputSchema.shape.orderId });
 
+/** One question of each kind: the example of the REST operation and of the agents' assess_order. */
+export const ASSESS_EXAMPLE_QUESTIONS = [
+  { id: 'done', type: 'noul' as const, question: 'Will this order complete?' },
+  { type: 'choice' as const, question: 'How will it end?', options: ['completed', 'cancelled', 'failed'] },
+  { type: 'score' as const, question: 'How risky is it?', levels: ['low', 'medium', 'high'] },
+];
+
 export function assessOrderOperation(deps: AssessOrderDeps) {
   const get = (url: string) =>
     fetchImage(url, { timeoutMs: deps.timeoutMs, allowLoopback: deps.allowLoopback, maxBytes: IMAGE_MAX_BYTES, headBytes: IMAGE_HEAD_BYTES, classify: classifyAddress });
@@ -47,14 +54,7 @@ export function assessOrderOperation(deps: AssessOrderDeps) {
     effect: 'read',
     input: assessOrderRestInput,
     output: assessOrderOutputSchema,
-    example: {
-      id: 'ord_01JD7Z8Q2M4K6N8P0R2T4V6X8Z',
-      questions: [
-        { id: 'done', type: 'noul', question: 'Will this order complete?' },
-        { type: 'choice', question: 'How will it end?', options: ['completed', 'cancelled', 'failed'] },
-        { type: 'score', question: 'How risky is it?', levels: ['low', 'medium', 'high'] },
-      ],
-    },
+    example: { id: 'ord_01JD7Z8Q2M4K6N8P0R2T4V6X8Z', questions: ASSESS_EXAMPLE_QUESTIONS },
     summarize: (o) =>
       o.answers
         .map((a, i) => {
