@@ -77,8 +77,11 @@ export async function productsBySku(q: Queryable, skus: readonly string[]): Prom
   );
 }
 
-/** Sellers by id, with the email their notifications go to (null when the workspace file gives none). */
-export async function sellersById(q: Queryable, ids: readonly string[]): Promise<Map<string, SellerSettings & { name: string; email: string | null }>> {
+/** A seller as steps see it: settings, name and the email their notifications go to (null when the workspace file gives none). */
+export type SellerProfile = SellerSettings & { name: string; email: string | null };
+
+/** Sellers by id, with the email their notifications go to. */
+export async function sellersById(q: Queryable, ids: readonly string[]): Promise<Map<string, SellerProfile>> {
   if (ids.length === 0) return new Map();
   const rows = await referenceRows(
     q,
@@ -95,4 +98,10 @@ export async function sellersById(q: Queryable, ids: readonly string[]): Promise
 export async function locationsById(q: Queryable): Promise<Map<string, LocationRow>> {
   const { rows } = await q.query<LocationDbRow>('SELECT id, name, kind, latitude, longitude FROM locations ORDER BY id');
   return new Map(rows.map((r) => [r.id, { id: r.id, name: r.name, kind: r.kind, latitude: Number(r.latitude), longitude: Number(r.longitude) }]));
+}
+
+/** Every SKU of the catalogue, sorted. */
+export async function catalogueSkus(q: Queryable): Promise<string[]> {
+  const { rows } = await q.query<{ sku: string }>('SELECT sku FROM products ORDER BY sku');
+  return rows.map((r) => r.sku);
 }

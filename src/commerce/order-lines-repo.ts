@@ -1,6 +1,6 @@
 // The order's lines and totals as the commerce steps read and change them (pricing, extraction, dropping).
 import type { Queryable } from '../db/db.js';
-import { cachedRows, writeThrough, type CachedRead } from '../db/transaction-read-cache.js';
+import { cachedRows, forgetRows, writeThrough, type CachedRead } from '../db/transaction-read-cache.js';
 
 export interface OrderLineRow {
   lineNo: number;
@@ -102,11 +102,13 @@ export function setLineSellers(q: Queryable, orderId: string, sellers: readonly 
 
 export async function setLineLocation(q: Queryable, orderId: string, lineNo: number, locationId: string): Promise<void> {
   await q.query('UPDATE order_lines SET location_id = $3 WHERE order_id = $1 AND line_no = $2', [orderId, lineNo, locationId]);
+  forgetRows(q, 'order_lines');
 }
 
 export async function dropLines(q: Queryable, orderId: string, lineNos: readonly number[]): Promise<void> {
   if (lineNos.length === 0) return;
   await q.query('UPDATE order_lines SET dropped = true WHERE order_id = $1 AND line_no = ANY($2::int[])', [orderId, [...lineNos]]);
+  forgetRows(q, 'order_lines');
 }
 
 /** Appends lines after the existing ones (extraction from a document). */
@@ -122,4 +124,5 @@ export async function appendLines(
       'INSERT INTO order_lines (order_id, line_no, sku, name, qty, unit_price_minor) VALUES ($1, $2, $3, $4, $5, $6)',
       [orderId, ++next, l.sku, l.name, l.qty, l.unitPriceMinor],
     );
+  forgetRows(q, 'order_lines');
 }

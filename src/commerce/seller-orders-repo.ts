@@ -1,6 +1,6 @@
 // Seller orders in PostgreSQL: one per order and seller (first party: seller NULL), their statuses and reasons.
 import type { Queryable } from '../db/db.js';
-import { cachedRows, seedRead, writeThrough } from '../db/transaction-read-cache.js';
+import { cachedRows, forgetRows, seedRead, writeThrough } from '../db/transaction-read-cache.js';
 import { newCommerceId } from '../domain/commerce-ids.js';
 import type { SellerOrderStatus } from '../domain/seller-split.js';
 
@@ -97,6 +97,7 @@ export async function insertSellerOrders(q: Queryable, orderId: string, currency
      SELECT * FROM added UNION ALL SELECT * FROM seller_orders WHERE order_id = $2`,
     [JSON.stringify(input), orderId, currency, now],
   );
+  forgetRows(q, 'seller_orders');
   return rows.map(toRow).sort(byCreation);
 }
 
@@ -114,6 +115,7 @@ export async function cancelOpenSellerOrders(q: Queryable, orderId: string, now:
       WHERE order_id = $1 AND status IN ('pending', 'accepted') RETURNING seller_id`,
     [orderId, now],
   );
+  forgetRows(q, 'seller_orders');
   return rows.map((r) => r.seller_id ?? 'first party');
 }
 

@@ -1,6 +1,6 @@
 // Stock bookkeeping: reservations against stock_levels, consuming them when goods leave, releasing and restocking on undo.
 import type { Queryable } from '../db/db.js';
-import { cachedRows, seedRead } from '../db/transaction-read-cache.js';
+import { cachedRows, forgetRows, seedRead } from '../db/transaction-read-cache.js';
 import { newCommerceId } from '../domain/commerce-ids.js';
 import type { StockCandidate } from '../domain/stock-allocation.js';
 
@@ -123,6 +123,7 @@ export async function reserveAll(
   const held = rows
     .map(({ added_now: _, ...row }) => row)
     .sort((a, b) => a.line_no - b.line_no || Number(a.created_at) - Number(b.created_at) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  forgetRows(q, 'stock_reservations');
   seedRead(q, { table: 'stock_reservations', ...reservationsRead(order.orderId, order.generation, HELD_STATUSES), rows: held });
   return rows.filter((r) => r.added_now).map(toReservation).sort((a, b) => a.lineNo - b.lineNo);
 }
@@ -162,6 +163,7 @@ async function settleReservations(
      SELECT * FROM changed ORDER BY line_no, created_at, id`,
     [...values, now],
   );
+  forgetRows(q, 'stock_reservations');
   return rows.map(toReservation);
 }
 
@@ -197,6 +199,7 @@ export async function consumeReservations(
 export async function linkPickup(q: Queryable, ids: readonly string[], pickupId: string, now: number): Promise<void> {
   if (ids.length === 0) return;
   await q.query(`UPDATE stock_reservations SET pickup_id = $2, updated_at = $3 WHERE id = ANY($1::text[])`, [[...ids], pickupId, now]);
+  forgetRows(q, 'stock_reservations');
 }
 
 /** Puts the units of consumed reservations back on the shelf (their shipments were cancelled). */

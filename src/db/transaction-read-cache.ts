@@ -1,25 +1,7 @@
-// A transaction's cache of reads it repeats (a run slice's steps: the order's lines, products, workspace settings).
+// A run slice's cache of reads its steps' ports repeat (the order's lines, reservations, seller orders), kept right by the writers.
 import type { Queryable, DbRow } from './db.js';
-import { REFERENCE_TABLES, type ReferenceCache, type ReferenceVersion } from './reference-cache.js';
+import type { ReferenceCache, ReferenceVersion } from './reference-cache.js';
 
-/** Table names a statement writes: INSERT INTO t, UPDATE t, DELETE FROM t (also inside WITH). */
-const WRITE_TARGET = /\b(?:insert\s+into|update|delete\s+from)\s+(?:"?public"?\.)?"?([a-z_][a-z0-9_]*)"?/gi;
-const READ_ONLY = /^\s*select\b/i;
-/**
- * A SELECT naming a write word (FOR UPDATE, a write in a subquery) is inspected like a write;
- * a plain SELECT is taken as read-only (a function writing behind one is not seen: steps call none).
- */
-const WRITE_WORD = /\b(?:insert|update|delete|merge|truncate)\b/i;
-
-/**
- * The cache of one run slice. Entries are keyed by statement and parameters and tagged with
- * the table they read; any statement of the slice that writes that table drops them (any
- * statement whose targets it cannot tell drops everything), and so does a rolled-back step.
- * Rows are cloned in and out, so a step that changes what it got cannot change what the next
- * step reads. Inside the slice's transaction this is what a repeated read would see, except
- * for rows another transaction committed meanwhile: the slice then acts on the earlier read,
- * as if it had run a moment sooner.
- */
 /** A read whose rows the slice already has (written in its own transaction): seeded so the first step need not read them. */
 export interface CachedRead {
   table: string;
@@ -28,39 +10,29 @@ export interface CachedRead {
   rows: DbRow[];
 }
 
+/**
+ * The cache of one run slice. Entries are keyed by statement and parameters and tagged with the
+ * table they read. Nothing looks at SQL: every repository function that writes a cached table
+ * says so (`forgetRows`, or `writeThrough` / `seedRead` when it knows the rows after its write),
+ * and the slice empties the cache when a step's writes are rolled back. Rows are cloned in and
+ * out, so a step that changes what it got cannot change what the next step reads. Inside the
+ * slice's transaction this is what a repeated read would see, except for rows another
+ * transaction committed meanwhile: the slice then acts on the earlier read, as if it had run a
+ * moment sooner.
+ */
 export class TransactionReadCache {
   private readonly entries = new Map<string, { table: string; rows: DbRow[] }>();
 
   /**
    * The runtime's reference cache and the reference version this slice read with its lock
-   * (reference-cache.ts), or null: then reference reads go to the database. Dropped for the rest
-   * of the slice once a statement of the slice writes a reference table (or one it cannot read).
+   * (reference-cache.ts), or null: then reference reads go to the database. Steps never write
+   * reference tables (workspace, products, sellers): their ports have no such writes.
    */
   reference: { cache: ReferenceCache; version: ReferenceVersion } | null = null;
 
-  /** The table the next statement writes through (its cached rows are patched after it, not dropped). */
-  private writeThroughTable: string | null = null;
-
-  /** Called by the step client before every statement it sends. */
-  sawStatement(text: string): void {
-    const keep = this.writeThroughTable;
-    this.writeThroughTable = null;
-    if (READ_ONLY.test(text) && !WRITE_WORD.test(text)) return;
-    if (!this.reference && this.entries.size === 0) return;
-    const tables = new Set([...text.matchAll(WRITE_TARGET)].map((m) => m[1].toLowerCase()));
-    // A locking SELECT (FOR UPDATE) writes nothing; any other statement whose targets are unknown might.
-    const unknownWrite = tables.size === 0 && !READ_ONLY.test(text);
-    if (this.reference && (unknownWrite || [...tables].some((t) => REFERENCE_TABLES.has(t)))) this.reference = null;
-    if (this.entries.size === 0) return;
-    // A SELECT naming no write target (FOR UPDATE; a write can only hide in a WITH, which is not a SELECT) changes nothing.
-    if (tables.size === 0 && READ_ONLY.test(text)) return;
-    if (tables.size === 0) return this.clear();
-    for (const [key, entry] of this.entries) if (tables.has(entry.table) && entry.table !== keep) this.entries.delete(key);
-  }
-
-  /** Announces that the next statement writes `table` in a way the caller then applies to the cached rows (patchRows). */
-  expectWriteThrough(table: string): void {
-    this.writeThroughTable = table;
+  /** Drops every cached read of `table` (its writer changed it). */
+  forget(table: string): void {
+    for (const [key, entry] of this.entries) if (entry.table === table) this.entries.delete(key);
   }
 
   /** Applies a write the slice just made to every cached row of `table` (in place: entries hold their own copies). */
@@ -87,20 +59,25 @@ export class TransactionReadCache {
   }
 }
 
-/** The cache behind each slice's step client (steps see the client, repositories look the cache up by it). */
+/** The cache behind each slice's store clients (its ports use them; repositories look the cache up by client). */
 const caches = new WeakMap<object, TransactionReadCache>();
 
 export function attachReadCache(client: object, cache: TransactionReadCache): void {
   caches.set(client, cache);
 }
 
-/** Enters rows a step just read another way (a locking read of the same rows) as `read.text` would read them; outside a slice nothing. */
+/** Enters rows a repository just read or wrote another way (a locking read, a write's RETURNING) as `read.text` would read them; outside a slice nothing. */
 export function seedRead(q: Queryable, read: CachedRead): void {
   caches.get(q)?.seed(read);
 }
 
+/** Says that the statement just sent on `q` changed `table`: the slice's cached reads of it are dropped; outside a slice nothing. */
+export function forgetRows(q: Queryable, table: string): void {
+  caches.get(q)?.forget(table);
+}
+
 /**
- * Rows of `SELECT …` reading `table`: from the slice's cache when `q` is a step's client,
+ * Rows of `SELECT …` reading `table`: from the slice's cache when `q` is a slice store's client,
  * else straight from the database (API reads, jobs and tests always see the latest rows).
  */
 export async function cachedRows<R extends DbRow = DbRow>(q: Queryable, table: string, text: string, values: unknown[]): Promise<R[]> {
@@ -117,15 +94,13 @@ export async function cachedRows<R extends DbRow = DbRow>(q: Queryable, table: s
  * it is a plain query.
  */
 export async function writeThrough(q: Queryable, table: string, text: string, values: unknown[], patch: (row: DbRow) => void): Promise<void> {
-  const cache = caches.get(q);
-  cache?.expectWriteThrough(table);
   await q.query(text, values);
-  cache?.patchRows(table, patch);
+  caches.get(q)?.patchRows(table, patch);
 }
 
 /**
  * Rows of reference table `table` for `keys` (products by SKU, sellers by id, the workspace row):
- * through the runtime's reference cache when `q` is a step's client whose slice read the
+ * through the runtime's reference cache when `q` is a slice store's client whose slice read the
  * reference version, else straight from `load`.
  */
 export async function referenceRows<R>(q: Queryable, table: string, keys: readonly string[], load: (missing: string[]) => Promise<R[]>, keyOf: (row: R) => string): Promise<R[]> {

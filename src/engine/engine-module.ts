@@ -8,6 +8,7 @@ import type { TestClockController } from './test-clock-controller.js';
 import { initSetting } from '../db/settings-store.js';
 import { createCatalogue, type Catalogue } from './catalogue.js';
 import type { NodeTypeDef, StepServices } from './node-type.js';
+import type { StepPortsFactory } from './step-store.js';
 import { FlowStore } from './flows/flow-store.js';
 import { FlowRegistry } from './flows/flow-registry.js';
 import { publishBuiltinFlows } from './flows/builtin-flows.js';
@@ -49,6 +50,8 @@ export interface EngineOptions {
   /** Every node type of the catalogue, handed in: the engine imports no plug-in (the service passes src/nodes' built-in ones). */
   nodeTypes: readonly NodeTypeDef[];
   services?: StepServices;
+  /** Builds the ports steps receive (`ctx.ports`) over each slice's store: the host hands in its plug-ins' ports. */
+  ports: StepPortsFactory;
   /** Publish machines/*.json at start (default true). */
   builtinFlows?: boolean;
   /** How external steps reach the world (the service passes outbound HTTP); without one every call fails. */
@@ -101,6 +104,7 @@ export async function createEngine(ctx: EngineHost, options: EngineOptions): Pro
     clock: ctx.clock,
     flows: registry,
     services: options.services,
+    ports: options.ports,
     onTimers: (timers) => void scheduler.notify(timers.map((t) => ({ id: t.id, dueAt: t.dueAt, kind: t.kind, orderId: t.orderId ?? null }))).catch(() => undefined),
     onOutbox: () => outbox.wake(),
     probe,

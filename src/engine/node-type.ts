@@ -2,6 +2,7 @@
 import type { z } from 'zod';
 import type { Clock } from '../platform/clock.js';
 import type { Queryable } from '../db/db.js';
+import type { StepPorts } from './step-store.js';
 
 /** Where a node sits in a run: it decides how the compiler wires its state. */
 export type NodeKind = 'trigger' | 'step' | 'wait' | 'logic' | 'end' | 'continue';
@@ -51,6 +52,8 @@ export interface StepContext<P> {
   /** Loop pass counters from the machine snapshot (`context.passes`). */
   passes: Record<string, number>;
   tx: Queryable;
+  /** What the step may read and change (catalogue, stock, payments, ...): typed ports the host builds over the slice's store. */
+  ports: StepPorts;
   clock: Clock;
   services: StepServices;
   /** The branches of this node that the flow wires (an external step maps an unwired outcome to a failure). */

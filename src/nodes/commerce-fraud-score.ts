@@ -3,9 +3,7 @@ import { z } from 'zod';
 import type { NodeTypeDef, StepResult } from '../engine/node-type.js';
 import { fraudScore } from '../domain/fraud-score.js';
 import { convertMinor } from '../domain/fx.js';
-import { readOrderLines } from '../commerce/order-lines-repo.js';
 import type { ShipTo } from '../domain/ship-to.js';
-import { readCommerceSettings } from '../commerce/workspace-settings.js';
 
 export const fraudScoreParams = z.strictObject({
   /** Overrides the workspace threshold (`fraud.approvalThreshold`) for this node. */
@@ -28,8 +26,8 @@ export const commerceFraudScore: NodeTypeDef<FraudScoreParams> = {
   vars: 'vars.fraud = { score, high }',
   async run(ctx): Promise<StepResult> {
     const { order } = ctx;
-    const settings = await readCommerceSettings(ctx.tx);
-    const lines = await readOrderLines(ctx.tx, order.id);
+    const settings = await ctx.ports.settings.read();
+    const lines = await ctx.ports.orderLines.read(order.id);
     const fxRate = Number(order.fxRate) || 1;
     const baseTotalUsdMinor = convertMinor(order.total, order.currency, 'USD', { USD: 1, [order.currency]: order.currency === 'USD' ? 1 : fxRate });
     const assessment = fraudScore({

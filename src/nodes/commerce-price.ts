@@ -1,11 +1,8 @@
 // Node type `commerce.price`: fills missing unit prices from the catalogue in the order currency, then totals the order.
 import type { NodeTypeDef, StepResult } from '../engine/node-type.js';
-import { productsBySku } from '../commerce/catalogue-repo.js';
 import { TerminalError } from '../domain/errors.js';
 import { convertMinor } from '../domain/fx.js';
-import { readOrderLines, setLinePrices } from '../commerce/order-lines-repo.js';
 import { computeTotals } from '../domain/order-totals.js';
-import { readCommerceSettings } from '../commerce/workspace-settings.js';
 import { money, moneyText, noParams, type NoParams } from './commerce-support.js';
 
 export const commercePrice: NodeTypeDef<NoParams> = {
@@ -21,10 +18,11 @@ export const commercePrice: NodeTypeDef<NoParams> = {
   outputs: '{ priced: [{ lineNo, sku, unitPrice }], kept, subtotal, tax, total, currency }',
   async run(ctx): Promise<StepResult> {
     const { order } = ctx;
-    const lines = await readOrderLines(ctx.tx, order.id);
+    const { orderLines, settings: workspace, catalogue } = ctx.ports;
+    const lines = await orderLines.read(order.id);
     if (lines.length === 0) throw new TerminalError('The order has no lines to price');
-    const settings = await readCommerceSettings(ctx.tx);
-    const products = await productsBySku(ctx.tx, lines.map((l) => l.sku));
+    const settings = await workspace.read();
+    const products = await catalogue.productsBySku(lines.map((l) => l.sku));
     // The rate fixed on the order at start, so a later rate change does not reprice a running order.
     const rates = { USD: 1, [order.currency]: order.currency === 'USD' ? 1 : Number(order.fxRate) };
     const priced: { lineNo: number; sku: string; unitPrice: number }[] = [];
@@ -41,7 +39,7 @@ export const commercePrice: NodeTypeDef<NoParams> = {
       }
       pricedLines.push({ unitPriceMinor: unit, qty: line.qty });
     }
-    await setLinePrices(ctx.tx, order.id, prices);
+    await orderLines.setPrices(order.id, prices);
     const totals = computeTotals(pricedLines, settings.taxRate);
     return {
       branch: 'ok',

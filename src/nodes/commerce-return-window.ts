@@ -1,7 +1,6 @@
 // Node type `commerce.return_window`: reads the workspace return window and sets vars.returnWindow for a wait.delay.
 import { z } from 'zod';
 import type { NodeTypeDef, StepResult } from '../engine/node-type.js';
-import { readCommerceSettings } from '../commerce/workspace-settings.js';
 
 export const returnWindowParams = z.strictObject({
   /** Overrides the workspace's `returnWindowDays` for this flow. */
@@ -25,7 +24,7 @@ export const commerceReturnWindow: NodeTypeDef<ReturnWindowParams> = {
   outputs: '{ days, ms, endsAt }',
   vars: 'vars.returnWindow = { days, ms, endsAt } (endsAt epoch ms)',
   async run(ctx): Promise<StepResult> {
-    const days = ctx.params.days ?? (await readCommerceSettings(ctx.tx)).returnWindowDays;
+    const days = ctx.params.days ?? (await ctx.ports.settings.read()).returnWindowDays;
     const ms = days * DAY_MS;
     const endsAt = ctx.clock.now() + ms;
     const window = { days, ms, endsAt };

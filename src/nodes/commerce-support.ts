@@ -2,7 +2,6 @@
 import { z } from 'zod';
 import type { OrderView, StepContext, StepServices } from '../engine/node-type.js';
 import type { StoredHttpAdapter } from '../commerce/http-adapter.js';
-import { readCommerceSettings } from '../commerce/workspace-settings.js';
 import type { Carrier } from '../commerce/carrier.js';
 import { ledgerCarrier } from '../commerce/ledger-carrier.js';
 import { ledgerPaymentGateway } from '../commerce/ledger-payment-gateway.js';
@@ -29,13 +28,13 @@ export function carrierPort(services: StepServices): Carrier {
  * wins over the port: the step returns the adapter's request as `{ call }` (an external step) and
  * records the ledger's rows from the answer; when null, `paymentsPort` serves the step in the transaction.
  */
-export async function paymentsAdapter(ctx: Pick<StepContext<unknown>, 'tx'>): Promise<StoredHttpAdapter | null> {
-  return (await readCommerceSettings(ctx.tx)).adapters.payments;
+export async function paymentsAdapter(ctx: Pick<StepContext<unknown>, 'ports'>): Promise<StoredHttpAdapter | null> {
+  return (await ctx.ports.settings.read()).adapters.payments;
 }
 
 /** The workspace's HTTP adapter of the carrier, or null (then `carrierPort`); as `paymentsAdapter`. */
-export async function carrierAdapter(ctx: Pick<StepContext<unknown>, 'tx'>): Promise<StoredHttpAdapter | null> {
-  return (await readCommerceSettings(ctx.tx)).adapters.carrier;
+export async function carrierAdapter(ctx: Pick<StepContext<unknown>, 'ports'>): Promise<StoredHttpAdapter | null> {
+  return (await ctx.ports.settings.read()).adapters.carrier;
 }
 
 /** What a remote service may reconcile a step's request by: the order, its run and the node (stable across retries). */

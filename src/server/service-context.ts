@@ -11,6 +11,7 @@ import type { HealthRegistry } from '../platform/health.js';
 import type { HttpRoute } from '../http/route.js';
 import type { OperationRegistry } from '../application/operation-registry.js';
 import type { Engine, EngineOptions } from '../engine/engine-module.js';
+import type { StepPorts, StepStore } from '../engine/step-store.js';
 import type { FlowDiagrams } from '../engine/flows/flow-diagrams.js';
 import type { OauthServer } from '../oauth/oauth-server.js';
 import type { IdentityDeps } from '../auth/identity-deps.js';
@@ -57,8 +58,11 @@ export interface StartOptions {
   embeddedSettings?: Record<string, string>;
   /** Listen at all (tests may use the app without a socket; default true). */
   listen?: boolean;
-  /** Engine options (built-in flows on/off, a call transport); `nodeTypes` are added to the built-in ones (tests' own). */
-  engine?: Partial<EngineOptions>;
+  /**
+   * Engine options (built-in flows on/off, a call transport); `nodeTypes` are added to the built-in ones (tests' own),
+   * and `ports` to the commerce ports (the ports tests' own node types use).
+   */
+  engine?: Partial<Omit<EngineOptions, 'ports'>> & { ports?: (store: StepStore) => Partial<StepPorts> };
   /** A2A options (how long a request follows its order, place_order start slots and their wait; tests change them). */
   a2a?: { followMs?: number; placeSlots?: number; placeWaitMs?: number };
   /** Websocket idle close and ping interval (contract section 8: 5 minutes, pinged every 30 s); tests shorten them. */

@@ -2,7 +2,7 @@
 // against one order, serialised in-process per order and by the order row lock across processes.
 import { EventEmitter } from 'node:events';
 import type { PoolClient } from 'pg';
-import type { Db } from '../../db/db.js';
+import type { Db, Queryable } from '../../db/db.js';
 import type { Clock } from '../../platform/clock.js';
 import type { StepServices } from '../node-type.js';
 import type { FlowRegistry } from '../flows/flow-registry.js';
@@ -15,7 +15,8 @@ import { RunSlice, TIMER_KINDS } from './run-slice.js';
 import { beginAndLockOrder, type LockedOrder } from './order-lock.js';
 import { StepSavepointNeeded } from './step-savepoint-needed.js';
 import { StalePreparedPlan } from './stale-prepared-plan.js';
-import { namedStatementClient } from './step-client.js';
+import { namedStatements } from './named-statements.js';
+import type { StepPortsFactory } from '../step-store.js';
 import type { EngineProbe, SliceCommand } from '../engine-probe.js';
 import { withSpan } from '../../telemetry/spans.js';
 import type { ExternalAnswer } from '../node-type.js';
@@ -31,6 +32,8 @@ export interface RuntimeDeps {
   clock: Clock;
   flows: FlowRegistry;
   services?: StepServices;
+  /** Builds the ports steps receive over each slice's store (engine-module.ts). */
+  ports: StepPortsFactory;
   /** Called after a commit with the timers it scheduled (the scheduler indexes those due soon). */
   onTimers?: (timers: readonly NewTimer[]) => void;
   /** Called after a commit that wrote outbox rows (the dispatcher wakes up). */
@@ -212,7 +215,7 @@ export class OrderRuntime {
       tx,
       order,
       compiled,
-      { clock: this.deps.clock, services: this.deps.services ?? {}, stepSavepoints: savepoints, referenceCache: this.referenceCache },
+      { clock: this.deps.clock, services: this.deps.services ?? {}, stepSavepoints: savepoints, referenceCache: this.referenceCache, ports: this.deps.ports },
       locked,
     );
   }
@@ -231,12 +234,12 @@ export class OrderRuntime {
    */
   async startNew(
     orderId: string,
-    record: (tx: PoolClient) => Promise<{ order: OrderRow; referenceVersion: ReferenceVersion | null; seeds?: readonly CachedRead[] } | null>,
+    record: (tx: Queryable) => Promise<{ order: OrderRow; referenceVersion: ReferenceVersion | null; seeds?: readonly CachedRead[] } | null>,
   ): Promise<boolean> {
     const started = await this.command('start', orderId, async (tx, locked, savepoints) => ({ ...(await this.firstSlice(tx, locked, savepoints)), result: true }), async (client) => {
       await client.query('BEGIN');
       // Its statements (the start context, the order's insert) are the same for every order: prepared once per connection.
-      const recorded = await record(namedStatementClient(client));
+      const recorded = await record(namedStatements(client));
       return recorded && { ...recorded, nodes: new Map(), waits: [] };
     });
     return started === true;

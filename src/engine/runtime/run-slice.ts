@@ -24,9 +24,10 @@ import { outboxRows, type OutboxEvent } from './outbox.js';
 import { openWaits, type WaitRow } from './waits.js';
 import { orderSummary } from './order-summary.js';
 import { sliceWriteStatement } from './slice-write.js';
-import { stepClient } from './step-client.js';
+import { SliceStore } from './slice-store.js';
+import type { StepPorts, StepPortsFactory } from '../step-store.js';
 import { StalePreparedPlan } from './stale-prepared-plan.js';
-import { TransactionReadCache, type CachedRead } from '../../db/transaction-read-cache.js';
+import type { CachedRead } from '../../db/transaction-read-cache.js';
 import type { ReferenceCache, ReferenceVersion } from '../../db/reference-cache.js';
 import { StepSavepointNeeded } from './step-savepoint-needed.js';
 import { SliceRecord } from './slice-record.js';
@@ -49,6 +50,8 @@ export interface SliceDeps {
   stepSavepoints?: boolean;
   /** The runtime's reference cache: steps read settings, products and sellers through it at the version the slice read. */
   referenceCache?: ReferenceCache;
+  /** Builds the ports steps receive over the slice's store (the host's plug-ins). */
+  ports: StepPortsFactory;
 }
 
 /** What the command already read with the lock (order-lock.ts); without it the slice reads it. */
@@ -88,10 +91,10 @@ export class RunSlice {
   /** What the slice will write (slice-record.ts). */
   private record!: SliceRecord;
   private queue: { type: string; nodeId: string }[] = [];
-  /** The transaction as steps see it (step-client.ts): the same client, with prepared statements and the read cache. */
-  private readonly stepTx: PoolClient;
-  /** Reads steps repeat within this slice (slice-read-cache.ts); emptied when a step's writes are rolled back. */
-  private readonly readCache = new TransactionReadCache();
+  /** The run store the slice lends its steps' ports (slice-store.ts): reader, writer, read cache, reference data. */
+  private readonly store: SliceStore;
+  /** The steps' ports, built over the store when the first step needs them. */
+  private portsOfSlice: StepPorts | null = null;
 
   private constructor(
     readonly tx: PoolClient,
@@ -99,7 +102,7 @@ export class RunSlice {
     readonly flow: CompiledFlow,
     private readonly deps: SliceDeps,
   ) {
-    this.stepTx = stepClient(tx, this.readCache, () => void (this.statements += 1));
+    this.store = new SliceStore(tx, () => void (this.statements += 1));
   }
 
   /** Statements this slice sent (steps', savepoints, the write): for the metrics. */
@@ -117,8 +120,8 @@ export class RunSlice {
     slice.nodes = state ? state.nodes : await loadNodeRecords(tx, order.id);
     slice.record = new SliceRecord(state ? state.waits : await openWaits(tx, order.id));
     if (order.snapshot) slice.snapshot = flow.machine.resolveState(order.snapshot);
-    if (deps.referenceCache && state?.referenceVersion) slice.readCache.reference = { cache: deps.referenceCache, version: state.referenceVersion };
-    for (const read of state?.seeds ?? []) slice.readCache.seed(read);
+    if (deps.referenceCache && state?.referenceVersion) slice.store.cache.reference = { cache: deps.referenceCache, version: state.referenceVersion };
+    for (const read of state?.seeds ?? []) slice.store.cache.seed(read);
     return slice;
   }
 
@@ -189,7 +192,8 @@ export class RunSlice {
       vars: this.order.vars,
       nodes,
       passes: { ...(this.snapshot?.context.passes ?? {}) },
-      tx: this.stepTx,
+      tx: this.store.writer,
+      ports: (this.portsOfSlice ??= this.deps.ports(this.store)),
       clock: this.deps.clock,
       services: this.deps.services,
       wiredBranches: compiled.wired,
@@ -292,7 +296,7 @@ export class RunSlice {
         await this.sql('RELEASE SAVEPOINT step');
       } catch (err) {
         await this.sql('ROLLBACK TO SAVEPOINT step');
-        this.readCache.clear();
+        this.store.cache.clear();
         // A stale prepared statement is the connection's fault, not the step's: the command reruns.
         if (err instanceof StalePreparedPlan) throw err;
         const event = this.stepFailed(nodeId, attempt, err);
@@ -300,11 +304,16 @@ export class RunSlice {
         return event;
       }
     } else {
+      this.store.watchStep();
       try {
         result = await invoke();
       } catch (err) {
         if (err instanceof StalePreparedPlan) throw err;
-        throw new StepSavepointNeeded(nodeId, err);
+        // Its ports wrote (or a statement failed): only a rerun with savepoints takes that back. Otherwise nothing to undo.
+        if (this.store.stepTouched) throw new StepSavepointNeeded(nodeId, err);
+        const event = this.stepFailed(nodeId, attempt, err);
+        if (event) await this.abandon(nodeId);
+        return event;
       }
     }
     if (isExternalCall(result)) {
@@ -439,7 +448,7 @@ export class RunSlice {
       await this.sql('RELEASE SAVEPOINT abandon');
     } catch (err) {
       await this.sql('ROLLBACK TO SAVEPOINT abandon');
-      this.readCache.clear();
+      this.store.cache.clear();
       if (err instanceof StalePreparedPlan) throw err;
       this.note('node.undo_failed', `Releasing what ${this.label(nodeId)} prepared failed: ${err instanceof Error ? err.message : String(err)}`, nodeId);
     }
@@ -544,7 +553,7 @@ export class RunSlice {
         this.note('node.rolled_back', `${this.label(rec.nodeId)} undone`, rec.nodeId);
       } catch (err) {
         await this.sql('ROLLBACK TO SAVEPOINT undo');
-        this.readCache.clear();
+        this.store.cache.clear();
         if (err instanceof StalePreparedPlan) throw err;
         const message = err instanceof Error ? err.message : String(err);
         errors.push(`${rec.nodeId}: ${message}`);

@@ -1,6 +1,14 @@
-// Test helper: a StepContext for pure node tests (no database: tx throws if a node touches it).
+// Test helper: a StepContext for pure node tests (no database: tx and every port throw if a node touches them).
 import { ManualClock } from '../../../src/platform/clock.js';
 import type { OrderView, StepContext } from '../../../src/engine/node-type.js';
+import type { StepPorts } from '../../../src/engine/step-store.js';
+
+/** Ports whose every member throws: a pure node reads none. */
+const noPorts = new Proxy({}, {
+  get(_target, port) {
+    throw new Error(`pure node touched the port ${String(port)}`);
+  },
+}) as StepPorts;
 
 export function testOrder(overrides: Partial<OrderView> = {}): OrderView {
   return {
@@ -30,6 +38,7 @@ export function stepContext<P>(params: P, overrides: Partial<StepContext<P>> = {
     nodes: {},
     passes: {},
     tx: { query: () => Promise.reject(new Error('pure node touched the database')) },
+    ports: noPorts,
     clock: new ManualClock(1_000),
     services: {},
     wiredBranches: [],

@@ -1,0 +1,16 @@
+// The ports commerce steps receive (`ctx.ports`): added to the engine's StepPorts by declaration merging.
+import type { CataloguePort } from './catalogue-port.js';
+import type { OrderLinesPort } from './order-lines-port.js';
+import type { SettingsPort } from './settings-port.js';
+
+/** Every port the commerce plug-in gives steps; one interface per port, implemented over the slice's store in ../step-ports. */
+export interface CommercePorts {
+  settings: SettingsPort;
+  catalogue: CataloguePort;
+  orderLines: OrderLinesPort;
+}
+
+declare module '../../engine/step-store.js' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the commerce ports join the engine's StepPorts.
+  interface StepPorts extends CommercePorts {}
+}

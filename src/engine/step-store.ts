@@ -1,0 +1,33 @@
+// What a step's ports run on (the slice's transaction, reads and writes told apart) and the ports a step receives.
+import type { Queryable } from '../db/db.js';
+
+/**
+ * The run store as a slice lends it to the host's port implementations, never to a step: the
+ * slice's transaction split into a reader and a writer, and the reference data at the version
+ * the slice read with its lock. A step never sees SQL; its ports use this.
+ */
+export interface StepStore {
+  /** Reads in the slice's transaction (parameterised statements are prepared once per connection). */
+  readonly reader: Queryable;
+  /**
+   * Writes in the slice's transaction. The slice then knows the running step wrote: a step that
+   * fails before writing is recorded at once, one that fails after writing has its writes rolled back.
+   */
+  readonly writer: Queryable;
+  /**
+   * Rows of reference table `table` (workspace, products, sellers) for `keys`, through the
+   * runtime's reference cache at the slice's reference version; straight from `load` without one.
+   */
+  reference<R>(table: string, keys: readonly string[], load: (missing: string[]) => Promise<R[]>, keyOf: (row: R) => string): Promise<R[]>;
+}
+
+/**
+ * The ports a step receives (`ctx.ports`): empty here, each plug-in adds its own by declaration
+ * merging (`declare module '../engine/step-store.js' { interface StepPorts { stock: StockPort } }`),
+ * and the host's factory builds them over the slice's StepStore.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by declaration merging.
+export interface StepPorts {}
+
+/** Builds a slice's ports over its store (once per slice, when its first step runs). */
+export type StepPortsFactory = (store: StepStore) => StepPorts;
