@@ -3,7 +3,7 @@ import type { Engine } from '../../src/engine/engine-module.js';
 import { insertOrder, newOrderId, type NewOrder } from '../../src/orders/new-order.js';
 import { readLiveState } from '../../src/orders/order-live-state.js';
 import { startTestService, type TestService, type TestServiceOptions } from './test-service.js';
-import { testEffect, TEST_EFFECTS_DDL } from './test-node-types.js';
+import { testEffect, testEffectPorts, TEST_EFFECTS_DDL } from './test-node-types.js';
 
 export interface EngineHarness {
   t: TestService;
@@ -16,7 +16,7 @@ export interface EngineHarness {
 }
 
 export async function startEngineHarness(options: TestServiceOptions = {}): Promise<EngineHarness> {
-  const t = await startTestService({ ...options, start: { engine: { nodeTypes: [testEffect], builtinFlows: false }, ...options.start } });
+  const t = await startTestService({ ...options, start: { engine: { nodeTypes: [testEffect], ports: testEffectPorts, builtinFlows: false }, ...options.start } });
   const engine = t.service.ctx.engine!;
   const db = t.service.ctx.db;
   await db.query(TEST_EFFECTS_DDL);

@@ -1,6 +1,6 @@
 // Commerce test helpers: a harness with the built-in flows published, order starts with lines, bookkeeping reads.
 import { startEngineHarness, type EngineHarness } from '../../support/engine-harness.js';
-import { testEffect } from '../../support/test-node-types.js';
+import { testEffect, testEffectPorts } from '../../support/test-node-types.js';
 import type { NewOrder, NewOrderLine } from '../../../src/orders/new-order.js';
 
 export const DAY = 86_400_000;
@@ -19,7 +19,7 @@ export interface CommerceHarness extends EngineHarness {
 }
 
 export async function startCommerceHarness(): Promise<CommerceHarness> {
-  const h = await startEngineHarness({ start: { engine: { nodeTypes: [testEffect], builtinFlows: true } } });
+  const h = await startEngineHarness({ start: { engine: { nodeTypes: [testEffect], ports: testEffectPorts, builtinFlows: true } } });
   const db = h.t.service.ctx.db;
   const rows = async <T = any>(sql: string, params: unknown[] = []) => (await db.query(sql, params)).rows as T[];
   const version = async (flowId: string) => {

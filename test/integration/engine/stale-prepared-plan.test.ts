@@ -4,7 +4,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { NodeTypeDef } from '../../../src/engine/node-type.js';
 import { e, n, startEngineHarness, type EngineHarness } from '../../support/engine-harness.js';
-import { testEffect } from '../../support/test-node-types.js';
+import { testEffect, testEffectPorts, testEffects } from '../../support/test-node-types.js';
 import { startBody } from '../orders/orders-support.js';
 
 /** A step that reads `SELECT *` (prepared on its connection by the step client) and reports the columns it saw. */
@@ -17,15 +17,14 @@ const readStar: NodeTypeDef<Record<string, never>> = {
   branches: () => ['ok'],
   defaultBranch: 'ok',
   async run(ctx) {
-    const result = await ctx.tx.query('SELECT * FROM test_effects WHERE order_id = $1', [ctx.order.id]);
-    return { branch: 'ok', output: { columns: result.fields.map((f) => f.name).length } };
+    return { branch: 'ok', output: { columns: await testEffects(ctx).columns(ctx.order.id) } };
   },
 };
 
 let h: EngineHarness;
 let version: number;
 beforeAll(async () => {
-  h = await startEngineHarness({ start: { engine: { nodeTypes: [testEffect, readStar], builtinFlows: false } } });
+  h = await startEngineHarness({ start: { engine: { nodeTypes: [testEffect, readStar], ports: testEffectPorts, builtinFlows: false } } });
   version = await h.publish('read-star', {
     nodes: [n('start', 'trigger.api'), n('read', 'test.read_star'), n('done', 'end', { outcome: 'completed' })],
     edges: [e('start', 'read'), e('read', 'done')],

@@ -1,12 +1,12 @@
 // Shared helpers for the orders API suites: a service with test node types, flows published over REST.
 import { startTestService, type TestService, type TestServiceOptions } from '../../support/test-service.js';
-import { testEffect, TEST_EFFECTS_DDL } from '../../support/test-node-types.js';
+import { testEffect, testEffectPorts, TEST_EFFECTS_DDL } from '../../support/test-node-types.js';
 import { e, n } from '../../support/engine-harness.js';
 
 export { e, n };
 
 export async function startOrdersService(options: TestServiceOptions = {}): Promise<TestService> {
-  const t = await startTestService({ ...options, start: { engine: { nodeTypes: [testEffect], builtinFlows: false }, ...options.start } });
+  const t = await startTestService({ ...options, start: { engine: { nodeTypes: [testEffect], ports: testEffectPorts, builtinFlows: false }, ...options.start } });
   await t.service.ctx.db.query(TEST_EFFECTS_DDL);
   return t;
 }
