@@ -4,20 +4,11 @@ import { randomUUID } from 'node:crypto';
 import { Role, TaskState, type Message, type Task } from '@a2a-js/sdk';
 import { defaultServerCallContextBuilder, type ServerCallContext } from '@a2a-js/sdk/server';
 import type { Principal } from '../auth/principal.js';
+import type { AssistantConversations, ConversationTurn } from '../application/assistant/assistant-conversations.js';
 import { A2aCaller, taskOwner } from './a2a-caller.js';
 import { messageText } from './a2a-parts.js';
 import type { A2aRequestHandler } from './a2a-request-handler.js';
 import type { A2aTaskStore } from './a2a-task-store.js';
-
-/** One turn of a conversation as the page shows it. */
-export interface ConversationTurn {
-  taskId: string;
-  question: string;
-  answer: string;
-  /** INPUT_REQUIRED while a proposal waits for confirmation. */
-  state: string;
-  proposal: { skill: string; input: Record<string, unknown> } | null;
-}
 
 /** The A2A contextId of a named assistant conversation. */
 export const conversationContext = (name: string) => `assistant:${name}`;
@@ -44,7 +35,8 @@ export function turnOf(task: Task): ConversationTurn {
   };
 }
 
-export class A2aConversations {
+/** The assistant's conversations kept as A2A tasks: the same handler and task store the A2A face serves. */
+export class A2aConversations implements AssistantConversations {
   constructor(private readonly deps: { handler: () => A2aRequestHandler; store: A2aTaskStore }) {}
 
   private context(principal: Principal, ip: string | null): ServerCallContext {

@@ -2,7 +2,7 @@
 
 /**
  * What kind of refusal an error is, whatever the transport: each transport maps a kind once
- * (HTTP: `src/http/http-errors.ts`; JSON-RPC and MCP beside their own bindings). No HTTP status
+ * (HTTP: `src/transport/http-errors.ts`; JSON-RPC and MCP beside their own bindings). No HTTP status
  * lives outside the HTTP binding.
  */
 export type ErrorKind =

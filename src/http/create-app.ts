@@ -5,9 +5,9 @@ import type { Logger } from '../logging/logger.js';
 import type { HttpRoute } from './route.js';
 import type { Authenticator } from '../auth/authenticator.js';
 import { requestContext } from './middleware/request-context.js';
-import { securityHeaders } from './middleware/security-headers.js';
+import { securityHeaders } from '../transport/security-headers.js';
 import { mountRoutes } from './mount-routes.js';
-import { proxyOptions } from './proxy-options.js';
+import { proxyOptions } from '../transport/proxy-options.js';
 
 export interface AppOptions {
   logger: Logger;

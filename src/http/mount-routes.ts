@@ -7,7 +7,7 @@ import { isBoundRoute, type HttpRoute, type RouteDef, type RouteResponse } from 
 import type { Authenticator } from '../auth/authenticator.js';
 import { ValidationError } from '../domain/errors.js';
 import { zodIssues } from '../lib/zod-issues.js';
-import { checkJsonText, readJsonBody, readRawBody } from './read-body.js';
+import { checkJsonText, readJsonBody, readRawBody } from '../transport/read-body.js';
 import { checkStorable, queryObject } from './request-input.js';
 
 function parseWith<T>(schema: z.ZodType<T> | undefined, value: unknown, what: string): T {

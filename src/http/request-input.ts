@@ -1,7 +1,7 @@
 // Shared checks on what a request carries before any handler or operation sees it.
 import type { Context } from 'koa';
 import { ValidationError } from '../domain/errors.js';
-import { UNSTORABLE_TEXT } from './json-text-limits.js';
+import { UNSTORABLE_TEXT } from '../transport/json-text-limits.js';
 
 /** A path or query value with text PostgreSQL cannot store is a 400 before any handler runs. */
 export function checkStorable(values: Record<string, unknown>, what: string): void {

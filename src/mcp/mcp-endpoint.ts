@@ -9,7 +9,7 @@ import type { Authenticator } from '../auth/authenticator.js';
 import type { Principal } from '../auth/principal.js';
 import { authorize } from '../auth/authorize.js';
 import { DomainError } from '../domain/errors.js';
-import { checkJsonText, readRawBody, JSON_LIMIT } from '../http/read-body.js';
+import { checkJsonText, readRawBody, JSON_LIMIT } from '../transport/read-body.js';
 import type { Logger } from '../logging/logger.js';
 import { mcpServerFor } from './mcp-server-for.js';
 

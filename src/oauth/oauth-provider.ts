@@ -8,8 +8,8 @@ import { roles } from '../auth/roles.js';
 import { pgOauthAdapter } from './oauth-store-adapter.js';
 import { APP_KINDS, kindOfResource, resourceUrl } from './oauth-resources.js';
 import { enforceClientPolicy } from './client-registration-policy.js';
-import { htmlContentSecurityPolicy } from '../http/middleware/security-headers.js';
-import { oauthErrorPage } from '../web/oauth/oauth-error-page.js';
+import { htmlContentSecurityPolicy } from '../transport/security-headers.js';
+import { oauthErrorPage } from './oauth-error-page.js';
 
 /** Where the provider's routes live (the client follows the metadata; these are the paths it names). */
 export const OAUTH_ROUTES = {

@@ -11,17 +11,17 @@ import { personRestriction } from '../auth/person-principal.js';
 import { roleAtLeast, roles, type Role } from '../auth/roles.js';
 import { recordConnectedApp, revokeConnectedApp, connectedAppsOf } from '../auth/connected-apps.js';
 import { readCookie } from '../auth/session-cookie.js';
-import { setCookie, clearCookie } from '../web/identity/cookie-writer.js';
-import { readForm } from '../web/identity/read-form.js';
-import { requestInfo, seeOther, send, SIGN_IN_FAILED, waitText } from '../web/identity/page-responses.js';
-import { consentDecisionPage, consentEndedPage, consentSignInPage, consentTwoFactorPage, type ConsentSubject } from '../web/oauth/consent-pages.js';
-import { disconnectAppPage } from '../web/identity/account-page.js';
+import { setCookie, clearCookie } from '../transport/cookie-writer.js';
+import { readForm } from '../transport/read-form.js';
+import { requestInfo, seeOther, send, SIGN_IN_FAILED, waitText } from '../transport/page-responses.js';
+import { consentDecisionPage, consentEndedPage, consentSignInPage, consentTwoFactorPage, type ConsentSubject } from './consent-pages.js';
+import { disconnectAppPage } from './disconnect-app-page.js';
 import { CONSENT_PATH, OAUTH_ROUTES } from './oauth-provider.js';
 import { APP_KINDS, kindOfResource, protectedResourceMetadata } from './oauth-resources.js';
 import type { OauthServer } from './oauth-server.js';
 import type { FailureThrottle } from '../auth/failure-throttle.js';
 import { redirectTarget } from './client-registration-policy.js';
-import { cspNonce, htmlContentSecurityPolicy } from '../http/middleware/security-headers.js';
+import { cspNonce, htmlContentSecurityPolicy } from '../transport/security-headers.js';
 
 /** The pending two-factor step of a consent, a challenge token like the dashboard's, kept to the consent pages. */
 const CONSENT_CHALLENGE_COOKIE = 'oauth_2fa';

@@ -1,7 +1,7 @@
 // Assistant module: the /assistant page and its socket, over the A2A conversations (after the A2A module).
 import type { ServiceModule } from './service-module.js';
 import { ownOriginsOf } from './own-origins.js';
-import { proxyOptions } from '../http/proxy-options.js';
+import { proxyOptions } from '../transport/proxy-options.js';
 import { AssistantSocket } from '../web/assistant/assistant-socket.js';
 import { assistantRouter } from '../web/assistant/assistant-router.js';
 

@@ -11,7 +11,7 @@ import { cookieNames, readCookie } from '../auth/session-cookie.js';
 import { runIdentityRetention, RETENTION_INTERVAL_MS } from '../auth/identity-retention.js';
 import { bridgeIdentityChangesToRedis } from '../auth/identity-changes-redis.js';
 import { initSetting } from '../db/settings-store.js';
-import { browserProtections } from '../http/middleware/browser-protections.js';
+import { browserProtections } from '../transport/browser-protections.js';
 import { identityOperations } from '../application/operations/identity-operations.js';
 import { identityRouter } from '../web/identity/identity-router.js';
 import { homeFallback, restrictedPageRedirect } from '../web/identity/page-guards.js';

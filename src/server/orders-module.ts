@@ -23,7 +23,7 @@ import { settleDeliveries } from '../webhooks/test-clock-settle.js';
 import { OrderChangeFeed } from '../web/order-change-feed.js';
 import { OrderLiveSocket } from '../web/order-live-socket.js';
 import { orderDocumentsRouter } from '../web/order-documents-router.js';
-import { proxyOptions } from '../http/proxy-options.js';
+import { proxyOptions } from '../transport/proxy-options.js';
 
 export const ordersModule: ServiceModule = async (ctx) => {
   const engine = ctx.engine;

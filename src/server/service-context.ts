@@ -15,8 +15,8 @@ import type { StepPorts, StepStore } from '../engine/step-store.js';
 import type { FlowDiagrams } from '../engine/flows/flow-diagrams.js';
 import type { OauthServer } from '../oauth/oauth-server.js';
 import type { IdentityDeps } from '../auth/identity-deps.js';
-import type { A2aConversations } from '../a2a/a2a-conversations.js';
-import type { WebsocketRegistry } from '../http/websocket-registry.js';
+import type { AssistantConversations } from '../application/assistant/assistant-conversations.js';
+import type { WebsocketRegistry } from '../transport/websocket-registry.js';
 
 /** Everything the edges need, built once per process. */
 export interface ServiceContext {
@@ -40,7 +40,7 @@ export interface ServiceContext {
   /** People, sessions, throttling and audit, set by the identity module for the modules after it (connected apps). */
   identity?: IdentityDeps;
   /** Assistant conversations (A2A tasks per person and name), set by the A2A module for the assistant page. */
-  conversations?: A2aConversations;
+  conversations?: AssistantConversations;
   /** The authorization server of connected apps, set by the OAuth module (the A2A and MCP edges read its challenge). */
   oauth?: OauthServer;
   /** The drawings of published flow versions, set by the orders module (the dashboard draws with it). */

@@ -2,7 +2,7 @@
 import type Koa from 'koa';
 import type { Router } from '@koa/router';
 import type { ServiceContext } from './service-context.js';
-import type { UpgradeRoute } from '../http/upgrade-dispatcher.js';
+import type { UpgradeRoute } from '../transport/upgrade-dispatcher.js';
 
 export interface ModuleHooks {
   /** Middleware before routing (browser protections, websockets). */

@@ -10,20 +10,20 @@ import type { Db } from '../db/db.js';
 import type { Engine } from '../engine/engine-module.js';
 import type { Logger } from '../logging/logger.js';
 import { readOrder } from '../engine/runtime/order-row.js';
-import { sameOriginRequest, CROSS_SITE_MESSAGE } from '../http/middleware/browser-protections.js';
-import { toErrorResponse } from '../http/http-errors.js';
+import { sameOriginRequest, CROSS_SITE_MESSAGE } from '../transport/browser-protections.js';
+import { toErrorResponse } from '../transport/http-errors.js';
 import { zodIssues } from '../lib/zod-issues.js';
 import { readOrderView } from '../orders/order-view.js';
 import type { OperationRegistry } from '../application/operation-registry.js';
 import { unauthorized } from '../domain/errors.js';
 import { liveActionSchema, type LiveAction, type LiveServerMessage } from './order-live-messages.js';
 import type { OrderChangeFeed } from './order-change-feed.js';
-import { refuseUpgrade, type UpgradeRoute } from '../http/upgrade-dispatcher.js';
-import { UNSTORABLE_TEXT } from '../http/json-text-limits.js';
-import type { proxyOptions } from '../http/proxy-options.js';
-import { WEBSOCKETS_PER_HOLDER, type WebsocketRegistry } from '../http/websocket-registry.js';
+import { refuseUpgrade, type UpgradeRoute } from '../transport/upgrade-dispatcher.js';
+import { UNSTORABLE_TEXT } from '../transport/json-text-limits.js';
+import type { proxyOptions } from '../transport/proxy-options.js';
+import { WEBSOCKETS_PER_HOLDER, type WebsocketRegistry } from '../transport/websocket-registry.js';
 import { callerKey } from '../auth/caller-key.js';
-import { SocketMessageQueue } from '../http/socket-message-queue.js';
+import { SocketMessageQueue } from '../transport/socket-message-queue.js';
 
 /** `/agents/order-agent/<order id>`; the id is percent-decoded by the upgrade dispatcher. */
 const PATH = /^\/agents\/order-agent\/([^/?#]+)\/?$/;

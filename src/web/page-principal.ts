@@ -4,9 +4,9 @@ import type { Authenticator } from '../auth/authenticator.js';
 import type { Principal } from '../auth/principal.js';
 import { roleAtLeast, type Role } from '../auth/roles.js';
 import { DomainError } from '../domain/errors.js';
-import { html, page } from './identity/html.js';
-import { seeOther, send } from './identity/page-responses.js';
-import { cspNonce } from '../http/middleware/security-headers.js';
+import { html, page } from '../transport/html.js';
+import { seeOther, send } from '../transport/page-responses.js';
+import { cspNonce } from '../transport/security-headers.js';
 
 export interface PagePrincipalOptions {
   /** A restricted person (temporary password, two-factor missing) may see the page: the Account page's own actions. */

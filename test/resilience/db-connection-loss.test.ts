@@ -3,7 +3,7 @@
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Db } from '../../src/db/db.js';
-import { toErrorResponse } from '../../src/http/http-errors.js';
+import { toErrorResponse } from '../../src/transport/http-errors.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-db.js';
 
 let database: TestDatabase | null = null;

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
 import type { Logger } from '../../logging/logger.js';
-import { toErrorResponse } from '../http-errors.js';
+import { toErrorResponse } from '../../transport/http-errors.js';
 
 const SAFE_ID = /^[A-Za-z0-9._-]{1,100}$/;
 

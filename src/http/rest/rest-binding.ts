@@ -5,7 +5,7 @@ import type { AnyOperation } from '../../application/operation.js';
 import type { Principal } from '../../auth/principal.js';
 import { ValidationError } from '../../domain/errors.js';
 import { zodIssues } from '../../lib/zod-issues.js';
-import { readJsonBody } from '../read-body.js';
+import { readJsonBody } from '../../transport/read-body.js';
 import { checkStorable, headerValue, queryObject } from '../request-input.js';
 import type { BoundRoute, HttpMethod, RouteResponse } from '../route.js';
 

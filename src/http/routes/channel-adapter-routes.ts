@@ -10,7 +10,7 @@ import {
   receivePlatformWebhook,
 } from '../../channels/storefront/platform-webhook.js';
 import { receiveEdi850, type Edi850Deps, type Edi850Outcome, type Edi850Result } from '../../channels/x12/edi-850-intake.js';
-import { HTTP_STATUS } from '../http-errors.js';
+import { HTTP_STATUS } from '../../transport/http-errors.js';
 import { inboundStartResponse } from './inbound-answers.js';
 
 /** Spec "Limits": an EDI body may be 5 MiB. */

@@ -1,6 +1,6 @@
 // The /assistant page: a conversation with the assistant, kept live over its socket; proposals confirmed from the page.
 import type { Principal } from '../../auth/principal.js';
-import { html, page } from '../identity/html.js';
+import { html, page } from '../../transport/html.js';
 import { PERSON_ONLY_MESSAGE } from './assistant-socket.js';
 
 export function assistantPage(o: { nonce: string; principal: Principal; name: string }): string {

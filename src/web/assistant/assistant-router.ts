@@ -2,10 +2,10 @@
 import { Router } from '@koa/router';
 import type { Authenticator } from '../../auth/authenticator.js';
 import { pagePrincipal } from '../page-principal.js';
-import { send } from '../identity/page-responses.js';
+import { send } from '../../transport/page-responses.js';
 import { assistantPage } from './assistant-page.js';
 import { assistantBundle } from './assistant-bundle.js';
-import { cspNonce } from '../../http/middleware/security-headers.js';
+import { cspNonce } from '../../transport/security-headers.js';
 
 const NAME = /^[A-Za-z0-9_-]{1,60}$/;
 

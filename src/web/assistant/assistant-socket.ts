@@ -6,16 +6,16 @@ import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { z } from 'zod';
 import type { Authenticator } from '../../auth/authenticator.js';
 import type { Principal } from '../../auth/principal.js';
-import type { A2aConversations } from '../../a2a/a2a-conversations.js';
+import type { AssistantConversations } from '../../application/assistant/assistant-conversations.js';
 import type { Logger } from '../../logging/logger.js';
-import { refuseUpgrade, type UpgradeRoute } from '../../http/upgrade-dispatcher.js';
-import { toErrorResponse } from '../../http/http-errors.js';
-import { CROSS_SITE_MESSAGE, sameOriginRequest } from '../../http/middleware/browser-protections.js';
-import type { proxyOptions } from '../../http/proxy-options.js';
-import { UNSTORABLE_TEXT } from '../../http/json-text-limits.js';
-import { type WebsocketRegistry } from '../../http/websocket-registry.js';
+import { refuseUpgrade, type UpgradeRoute } from '../../transport/upgrade-dispatcher.js';
+import { toErrorResponse } from '../../transport/http-errors.js';
+import { CROSS_SITE_MESSAGE, sameOriginRequest } from '../../transport/browser-protections.js';
+import type { proxyOptions } from '../../transport/proxy-options.js';
+import { UNSTORABLE_TEXT } from '../../transport/json-text-limits.js';
+import { type WebsocketRegistry } from '../../transport/websocket-registry.js';
 import { callerKey } from '../../auth/caller-key.js';
-import { SocketMessageQueue } from '../../http/socket-message-queue.js';
+import { SocketMessageQueue } from '../../transport/socket-message-queue.js';
 
 /** A conversation's name: letters, digits, `-` and `_`, up to 60. */
 const PATH = /^\/agents\/assistant-agent\/([A-Za-z0-9_-]{1,60})$/;
@@ -36,7 +36,7 @@ const clientMessage = z.discriminatedUnion('type', [
 
 export interface AssistantSocketDeps {
   auth: Authenticator;
-  conversations: () => A2aConversations | undefined;
+  conversations: () => AssistantConversations | undefined;
   logger: Logger;
   koaOptions: ReturnType<typeof proxyOptions>;
   ownOrigins(ctx: Koa.Context): string[];
@@ -88,7 +88,7 @@ export class AssistantSocket {
     this.wss.handleUpgrade(req, socket, head, (ws) => void this.connected(ws, conversations, principal, ctx.ip || null, name));
   }
 
-  private async connected(ws: WebSocket, conversations: A2aConversations, principal: Principal, ip: string | null, name: string): Promise<void> {
+  private async connected(ws: WebSocket, conversations: AssistantConversations, principal: Principal, ip: string | null, name: string): Promise<void> {
     const send = (m: unknown) => ws.readyState === ws.OPEN && ws.send(JSON.stringify(m));
     ws.on('error', () => ws.terminate());
     this.deps.sockets.keepAlive(ws);
@@ -114,7 +114,7 @@ export class AssistantSocket {
     }
   }
 
-  private async turn(send: (m: unknown) => void, conversations: A2aConversations, principal: Principal, ip: string | null, name: string, text: string): Promise<void> {
+  private async turn(send: (m: unknown) => void, conversations: AssistantConversations, principal: Principal, ip: string | null, name: string, text: string): Promise<void> {
     let raw: unknown;
     try {
       raw = JSON.parse(text);

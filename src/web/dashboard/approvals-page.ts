@@ -2,7 +2,7 @@
 import type { Principal } from '../../auth/principal.js';
 import { roleAtLeast } from '../../auth/roles.js';
 import { INBOX_STATUSES, type InboxRow, type InboxStatus } from '../../orders/approval-inbox.js';
-import { formatTime, html, notice, page } from '../identity/html.js';
+import { formatTime, html, notice, page } from '../../transport/html.js';
 import { decisionButtons } from './order-sections.js';
 import { money, statusBadge } from './status-badge.js';
 

@@ -2,7 +2,7 @@
 import type { Principal } from '../../auth/principal.js';
 import type { OperationOutput } from '../../application/operation-types.js';
 import { roleAtLeast } from '../../auth/roles.js';
-import { formatTime, html, notice, page } from '../identity/html.js';
+import { formatTime, html, notice, page } from '../../transport/html.js';
 import { money, statusBadge } from './status-badge.js';
 
 /** What the back office shows, as its operations answer it. */

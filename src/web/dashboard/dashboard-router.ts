@@ -14,12 +14,12 @@ import { markProblemNodes } from '../../engine/flows/flow-diagram-problems.js';
 import { analyseGraph } from '../../engine/validator.js';
 import { randomUUID } from 'node:crypto';
 import { DomainError, ValidationError } from '../../domain/errors.js';
-import { HTTP_STATUS } from '../../http/http-errors.js';
+import { HTTP_STATUS } from '../../transport/http-errors.js';
 import { callerKey } from '../../auth/caller-key.js';
 import { INBOX_STATUSES, type InboxStatus } from '../../orders/approval-inbox.js';
-import { html, page } from '../identity/html.js';
-import { seeOther, send } from '../identity/page-responses.js';
-import { readForm } from '../identity/read-form.js';
+import { html, page } from '../../transport/html.js';
+import { seeOther, send } from '../../transport/page-responses.js';
+import { readForm } from '../../transport/read-form.js';
 import { pagePrincipal } from '../page-principal.js';
 import { dashboardCss } from './dashboard-css.js';
 import { dashboardBundle } from './client-bundle.js';
@@ -34,7 +34,7 @@ import { graphText } from './graph-text.js';
 import { newOrderPage, type NewOrderValues } from './new-order-page.js';
 import { newOrderInput, readNewOrderValues } from './new-order-input.js';
 import { backOfficePage, PAYOUT_FILTERS, type PayoutFilter } from './back-office-page.js';
-import { cspNonce } from '../../http/middleware/security-headers.js';
+import { cspNonce } from '../../transport/security-headers.js';
 
 export interface DashboardRouterOptions {
   auth: Authenticator;

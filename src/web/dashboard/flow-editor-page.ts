@@ -1,6 +1,6 @@
 // The draft editor (/flows/<id>/edit, operator): the graph as JSON, checked on every change with the drawing redrawn beside it; save, publish.
 import type { Principal } from '../../auth/principal.js';
-import { html, notice, page, raw } from '../identity/html.js';
+import { html, notice, page, raw } from '../../transport/html.js';
 
 export interface FlowEditorView {
   nonce: string;

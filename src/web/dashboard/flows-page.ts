@@ -2,7 +2,7 @@
 import type { Principal } from '../../auth/principal.js';
 import type { OperationOutput } from '../../application/operation-types.js';
 import { roleAtLeast } from '../../auth/roles.js';
-import { formatTime, html, notice, page, raw } from '../identity/html.js';
+import { formatTime, html, notice, page, raw } from '../../transport/html.js';
 
 /** A flow as `listFlows` answers it. */
 export type FlowRowView = OperationOutput<'listFlows'>['flows'][number];

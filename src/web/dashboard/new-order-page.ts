@@ -1,7 +1,7 @@
 // The new order form (/orders/new, operator): a published flow, the order's input and its lines; the API's messages on refusal.
 import type { Principal } from '../../auth/principal.js';
 import { FULFILLMENT_METHODS, ORDER_CHANNELS, ORDER_MODELS } from '../../domain/order-input-schema.js';
-import { html, page, type Html } from '../identity/html.js';
+import { html, page, type Html } from '../../transport/html.js';
 
 /** Line rows on the form; empty rows are left out of the order. */
 export const NEW_ORDER_LINE_ROWS = 5;

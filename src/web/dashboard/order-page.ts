@@ -1,7 +1,7 @@
 // The order page (/orders/<id>): status and reason, the live drawing, waits with countdowns and decisions, cancel, the live sections.
 import type { Principal } from '../../auth/principal.js';
 import { roleAtLeast } from '../../auth/roles.js';
-import { html, page, raw, type Html } from '../identity/html.js';
+import { html, page, raw, type Html } from '../../transport/html.js';
 import { statusBadge } from './status-badge.js';
 import type { OrderView } from './order-sections.js';
 

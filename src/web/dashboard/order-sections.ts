@@ -2,7 +2,7 @@
 import type { Principal } from '../../auth/principal.js';
 import { roleAtLeast } from '../../auth/roles.js';
 import type { OperationOutput } from '../../application/operation-types.js';
-import { formatTime, html, type Html } from '../identity/html.js';
+import { formatTime, html, type Html } from '../../transport/html.js';
 import { money, statusBadge } from './status-badge.js';
 
 /** An order's payouts as `listOrderPayouts` answers them. */

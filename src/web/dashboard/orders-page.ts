@@ -3,7 +3,7 @@ import type { Principal } from '../../auth/principal.js';
 import type { OperationOutput } from '../../application/operation-types.js';
 import { ORDER_CHANNELS, ORDER_MODELS } from '../../domain/order-input-schema.js';
 import { ORDER_STATUSES } from '../../orders/order-schemas.js';
-import { formatTime, html, notice, page } from '../identity/html.js';
+import { formatTime, html, notice, page } from '../../transport/html.js';
 import { money, statusBadge } from './status-badge.js';
 
 /** A row as `listOrders` answers it. */

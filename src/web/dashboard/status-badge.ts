@@ -1,5 +1,5 @@
 // A status shown as text and colour together (never colour alone), with the value tests read.
-import { html, type Html } from '../identity/html.js';
+import { html, type Html } from '../../transport/html.js';
 
 export function statusBadge(status: string, attr = 'data-status'): Html {
   const clean = status.replace(/[^a-z_]/g, '');

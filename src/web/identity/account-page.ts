@@ -4,7 +4,7 @@ import type { Person } from '../../auth/people-store.js';
 import type { SessionRow } from '../../auth/session-store.js';
 import type { ApiTokenView } from '../../auth/api-token-service.js';
 import type { ConnectedApp } from '../../auth/connected-apps.js';
-import { formatTime, html, notice, page, type Html } from './html.js';
+import { formatTime, html, notice, page, type Html } from '../../transport/html.js';
 
 export interface AccountView {
   nonce: string;
@@ -105,21 +105,6 @@ ${apps.length === 0
   : html`<table data-connected-apps="${apps.length}"><thead><tr><th scope="col">App</th><th scope="col">Kind</th><th scope="col">Address</th><th scope="col">Role</th><th scope="col">Connected</th><th scope="col"><span class="visually-hidden">Action</span></th></tr></thead>
 <tbody>${rows}</tbody></table>`}
 </section>`;
-}
-
-/** Disconnect asks first: the app stops working at once, and connecting it again needs the whole consent. */
-export function disconnectAppPage(o: { nonce: string; principal: Principal; app: ConnectedApp }): string {
-  return page({
-    title: 'Disconnect app',
-    nonce: o.nonce,
-    principal: o.principal,
-    body: html`<p>Disconnect <strong>${o.app.appName}</strong> (${o.app.kind === 'mcp' ? 'MCP' : 'A2A'}, <code>${o.app.resource}</code>, ${o.app.role})?
-Its tokens stop working at once; to use it again you connect it again.</p>
-<form method="post" action="/account/apps/${encodeURIComponent(o.app.id)}/disconnect">
-  <button type="submit">Disconnect</button>
-</form>
-<p><a href="/account">Keep it connected</a></p>`,
-  });
 }
 
 function tokensSection(v: AccountView): Html {

@@ -1,7 +1,7 @@
 // The Audit log page (operator): newest first, filter by type, page back by time.
 import type { Principal } from '../../auth/principal.js';
 import { auditTypes, type AuditEvent } from '../../auth/audit-log.js';
-import { formatTime, html, page } from './html.js';
+import { formatTime, html, page } from '../../transport/html.js';
 
 export function auditPage(o: {
   nonce: string;

@@ -1,5 +1,5 @@
 // Routes of the identity pages: sign-in, two-factor, sign-out, Account, Team, Audit (server-rendered HTML forms).
-import { requestInfo, seeOther, send, SIGN_IN_FAILED, waitText } from './page-responses.js';
+import { requestInfo, seeOther, send, SIGN_IN_FAILED, waitText } from '../../transport/page-responses.js';
 import { connectedAppsOf } from '../../auth/connected-apps.js';
 import { Router } from '@koa/router';
 import type { Context } from 'koa';
@@ -25,19 +25,19 @@ import {
 import { countRecoveryCodes } from '../../auth/recovery-codes.js';
 import { deleteSession, SESSION_ABSOLUTE_MS, CHALLENGE_MS } from '../../auth/session-store.js';
 import { readCookie, type CookieNames } from '../../auth/session-cookie.js';
-import { clearCookie, setCookie } from './cookie-writer.js';
-import { HTTP_STATUS } from '../../http/http-errors.js';
+import { clearCookie, setCookie } from '../../transport/cookie-writer.js';
+import { HTTP_STATUS } from '../../transport/http-errors.js';
 import { identityCss } from './identity-css.js';
 import { loginPage, twoFactorPage } from './login-pages.js';
 import { accountPage, enrolPage, type AccountView } from './account-page.js';
 import { teamPage, type TeamView } from './team-page.js';
 import { auditPage } from './audit-page.js';
-import { html, page } from './html.js';
-import { readForm, safeNext } from './read-form.js';
+import { html, page } from '../../transport/html.js';
+import { readForm, safeNext } from '../../transport/read-form.js';
 import type { OperationRegistry } from '../../application/operation-registry.js';
 import type { OperationInput, OperationName } from '../../application/operation-types.js';
 import { forbiddenPage, pagePrincipal as signedIn } from '../page-principal.js';
-import { cspNonce } from '../../http/middleware/security-headers.js';
+import { cspNonce } from '../../transport/security-headers.js';
 
 export interface IdentityRouterOptions {
   deps: IdentityDeps;

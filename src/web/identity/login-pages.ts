@@ -1,5 +1,5 @@
 // The sign-in pages: password step (`/login`) and code step (`/login/two-factor`).
-import { html, notice, page } from './html.js';
+import { html, notice, page } from '../../transport/html.js';
 
 /** Disables the submit button once pressed (no double sign-in); carries the response's CSP nonce. */
 const SUBMIT_ONCE = `document.querySelectorAll('form[data-submit-once]').forEach(function (f) {

@@ -3,7 +3,7 @@ import type { Principal } from '../../auth/principal.js';
 import type { PersonView } from '../../auth/people-store.js';
 import { roles } from '../../auth/roles.js';
 import { twoFactorRequirements, type TwoFactorRequirement } from '../../auth/two-factor-policy.js';
-import { formatTime, html, notice, page } from './html.js';
+import { formatTime, html, notice, page } from '../../transport/html.js';
 
 const REQUIREMENT_LABEL: Record<TwoFactorRequirement, string> = {
   nobody: 'Nobody',

@@ -7,7 +7,7 @@ import { startTestService, type TestService } from '../../support/test-service.j
 import { makePerson, sessionCookie, type TestPerson } from '../identity/identity-client.js';
 import { WORKSPACE_PASSWORD } from '../../support/test-service.js';
 import { PERSON_ONLY_MESSAGE } from '../../../src/web/assistant/assistant-socket.js';
-import { WEBSOCKETS_PER_HOLDER } from '../../../src/http/websocket-registry.js';
+import { WEBSOCKETS_PER_HOLDER } from '../../../src/transport/websocket-registry.js';
 import { graphs, publishFlow, startBody } from '../orders/orders-support.js';
 
 

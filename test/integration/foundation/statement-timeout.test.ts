@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Db } from '../../../src/db/db.js';
 import { migrate } from '../../../src/db/migrate.js';
 import { systemClock } from '../../../src/platform/clock.js';
-import { toErrorResponse } from '../../../src/http/http-errors.js';
+import { toErrorResponse } from '../../../src/transport/http-errors.js';
 import { loadConfig } from '../../../src/config/config.js';
 import { createTestDatabase, type TestDatabase } from '../../support/test-db.js';
 import { startTestService, type TestService } from '../../support/test-service.js';

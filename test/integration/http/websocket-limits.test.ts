@@ -7,7 +7,7 @@ import { startTestService, type TestService } from '../../support/test-service.j
 import { openConnections } from '../../support/raw-http.js';
 import { makePerson, makeToken, sessionCookie, type TestPerson } from '../identity/identity-client.js';
 import { graphs, publishFlow, startBody, startOrdersService } from '../orders/orders-support.js';
-import { CLOSE_IDLE, WEBSOCKETS_PER_HOLDER } from '../../../src/http/websocket-registry.js';
+import { CLOSE_IDLE, WEBSOCKETS_PER_HOLDER } from '../../../src/transport/websocket-registry.js';
 import { MAX_QUEUED_TURNS } from '../../../src/web/assistant/assistant-socket.js';
 
 /** A short idle time, so the idle close is seen in seconds (the service's own is 5 minutes). */

@@ -8,7 +8,7 @@ import { resilienceSeed, seededRandom } from '../support/seed.js';
 import { startHostileService, type HostileService } from './hostile-service.js';
 import { HOSTILE_STRINGS } from './schema-arbitrary.js';
 import { sessionCookie, makePerson } from '../../integration/identity/identity-client.js';
-import { WEBSOCKETS_PER_HOLDER } from '../../../src/http/websocket-registry.js';
+import { WEBSOCKETS_PER_HOLDER } from '../../../src/transport/websocket-registry.js';
 
 const STEPS = FULL ? 2_000 : 300;
 

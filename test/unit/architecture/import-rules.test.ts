@@ -10,8 +10,10 @@ import { importCycles, importGraph, layerViolations, packageImports, type LayerR
 const ROOT = ['server', 'observability'] as const;
 /** The faces: transports standing side by side under the root. */
 const FACES = ['http', 'web', 'mcp', 'a2a', 'oauth'] as const;
-/** Outer layers: the transports and the composition root. */
-const EDGES = [...ROOT, ...FACES] as const;
+/** The plumbing every face shares (bodies, JSON limits, error map, security headers, sockets, forms, cookies, the page kit): below the faces. */
+const TRANSPORT = 'transport';
+/** Outer layers: the composition root, the faces and the plumbing they share. */
+const EDGES = [...ROOT, ...FACES, TRANSPORT] as const;
 /** Features with edges of their own (inbound adapters, outbound delivery): above the operations' reach only for their stores. */
 const CHANNEL_FEATURES = ['channels', 'webhooks', 'notifications'] as const;
 
@@ -31,6 +33,8 @@ const LAYER_RULES: readonly LayerRule[] = [
   { from: 'nodes', notInto: [...EDGES, ...CHANNEL_FEATURES, 'application'], why: 'steps run inside the engine: no transport, no operation' },
   { from: 'application', notInto: EDGES, why: 'operations are transport-free: every edge binds them, none is imported' },
   ...FACES.map((face) => ({ from: face, notInto: ROOT, why: 'a face is mounted by the composition root and imports neither it nor the metrics it wires' })),
+  ...FACES.map((face) => ({ from: face, notInto: FACES.filter((other) => other !== face), why: 'the faces stand side by side: what two of them share lives below them (src/transport, or a port under application)' })),
+  { from: TRANSPORT, notInto: [...ROOT, ...FACES, 'application', ...CHANNEL_FEATURES, 'orders', 'commerce', 'nodes', 'engine'], why: 'transport is the plumbing under every face: no face, no composition root, no operation, no order, channel or engine code' },
   { from: 'observability', notInto: [...FACES, 'server', 'application', ...CHANNEL_FEATURES, 'nodes'], why: 'observability listens to the engine; its module lives in server, which wires it' },
   { from: 'channels', notInto: [...EDGES, 'application'], why: 'channel adapters call the orders feature; the HTTP edge mounts them' },
   { from: 'webhooks', notInto: [...EDGES, 'application', 'channels'], why: 'outbound delivery is a feature the orders module wires' },
@@ -76,6 +80,9 @@ const WHY = {
   engineNoNodes: 'the engine imports no node type: the composition root hands them in (createEngine({ nodeTypes }))',
   engine: 'the engine owns runs and is hosted by the service, not the reverse',
   face: 'a face is mounted by the composition root and imports neither it nor the metrics it wires',
+  faceSibling: 'the faces stand side by side: what two of them share lives below them (src/transport, or a port under application)',
+  transport: 'transport is the plumbing under every face: no face, no composition root, no operation, no order, channel or engine code',
+  application: 'operations are transport-free: every edge binds them, none is imported',
   observability: 'observability listens to the engine; its module lives in server, which wires it',
   config: 'configuration is read before the engine exists: durations come from platform',
   platform: 'platform (clock, durations, health checks) is the floor: it imports only lib and logging',
@@ -105,6 +112,16 @@ describe('each layer rule fails on its back-arrow planted again', () => {
     ['platform imports only lib and logging (-> db)', 'platform/health.ts', 'db/db.ts', WHY.platform],
     ['platform imports only lib and logging (-> config)', 'platform/duration.ts', 'config/env.ts', WHY.platform],
     ['nodes import no edge', 'nodes/http-call.ts', 'http/route.ts', WHY.nodes],
+    ['a face never imports another face (oauth -> web: the consent pages)', 'oauth/oauth-router.ts', 'web/oauth/consent-pages.ts', WHY.faceSibling],
+    ['a face never imports another face (web -> a2a: the assistant conversations)', 'web/assistant/assistant-socket.ts', 'a2a/a2a-conversations.ts', WHY.faceSibling],
+    ['a face never imports another face (web -> http: the error map)', 'web/order-live-socket.ts', 'http/http-errors.ts', WHY.faceSibling],
+    ['a face never imports another face (a2a -> http: body reading)', 'a2a/a2a-endpoint.ts', 'http/read-body.ts', WHY.faceSibling],
+    ['a face never imports another face (mcp -> http: body reading)', 'mcp/mcp-endpoint.ts', 'http/read-body.ts', WHY.faceSibling],
+    ['a face never imports another face (http -> oauth)', 'http/create-app.ts', 'oauth/oauth-keys.ts', WHY.faceSibling],
+    ['transport never imports a face', 'transport/read-form.ts', 'web/identity/identity-router.ts', WHY.transport],
+    ['transport never imports the composition root', 'transport/upgrade-dispatcher.ts', 'server/service-context.ts', WHY.transport],
+    ['transport never imports application', 'transport/http-errors.ts', 'application/operation.ts', WHY.transport],
+    ['application never imports transport (operations are transport-free)', 'application/operation-registry.ts', 'transport/read-body.ts', WHY.application],
     ['nodes import no observability', 'nodes/end.ts', 'observability/service-metrics.ts', WHY.nodes],
   ];
 
@@ -115,8 +132,15 @@ describe('each layer rule fails on its back-arrow planted again', () => {
     expect(layerViolations(importGraph(root), LAYER_RULES)).toEqual([`${from} -> ${into} (${why})`]);
   });
 
-  it('keeps quiet on the arrows that point down: server wires observability and hands the engine src/nodes; the floor serves all', () => {
+  it('keeps quiet on the arrows that point down: server wires observability and hands the engine src/nodes; the faces share transport; the floor serves all', () => {
     const root = plant({
+      'web/identity/identity-router.ts': "import { f } from '../../transport/read-form.js';\nimport { p } from '../../application/assistant/assistant-conversations.js';\nexport const r = [f, p];\n",
+      'oauth/oauth-router.ts': "import { f } from '../transport/read-form.js';\nexport const r = f;\n",
+      'a2a/a2a-conversations.ts': "import { p } from '../application/assistant/assistant-conversations.js';\nexport const c = p;\n",
+      'application/assistant/assistant-conversations.ts': 'export const p = 1;\n',
+      'transport/read-form.ts': "import { e } from '../domain/errors.js';\nimport { a } from '../auth/principal.js';\nexport const f = [e, a];\n",
+      'domain/errors.ts': 'export const e = 1;\n',
+      'auth/principal.ts': 'export const a = 1;\n',
       'server/modules.ts': "import { o } from '../observability/metrics.js';\nimport { n } from '../nodes/builtin-node-types.js';\nexport const m = [o, n];\n",
       'observability/metrics.ts': "import { e } from '../engine/engine-probe.js';\nexport const o = e;\n",
       'nodes/builtin-node-types.ts': "import { e } from '../engine/engine-probe.js';\nexport const n = e;\n",

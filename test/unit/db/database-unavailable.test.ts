@@ -1,7 +1,7 @@
 // A PostgreSQL outage is a 503 `{ error }` without details, a bug stays a 500 (issue "Resilience": PostgreSQL outage).
 import { describe, expect, it } from 'vitest';
 import { isDatabaseUnavailable } from '../../../src/db/database-unavailable.js';
-import { toErrorResponse } from '../../../src/http/http-errors.js';
+import { toErrorResponse } from '../../../src/transport/http-errors.js';
 
 const withCode = (code: string, message = 'x') => Object.assign(new Error(message), { code });
 

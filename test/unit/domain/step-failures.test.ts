@@ -1,7 +1,7 @@
 // One error hierarchy: step failures are DomainErrors, and one rule says which failures a retry can cure.
 import { describe, expect, it } from 'vitest';
 import { DomainError, isTerminalFailure, notFound, RetryableError, TerminalError } from '../../../src/domain/errors.js';
-import { toErrorResponse } from '../../../src/http/http-errors.js';
+import { toErrorResponse } from '../../../src/transport/http-errors.js';
 
 describe('step failures (DESIGN rule 3)', () => {
   it('a TerminalError and any lasting refusal fail the step at once', () => {

@@ -2,7 +2,7 @@
 // order socket, approvals with the undo window, countdowns, node details on flow drawings, the draft editor's checks.
 // No inline script or style.
 import type { OperationOutput } from '../../../application/operation-types.js';
-import type { ErrorResponse } from '../../../http/http-errors.js';
+import type { ErrorResponse } from '../../../transport/http-errors.js';
 
 /** Spec "Limits": the dashboard undo window, when decisions close before the timeout, when the countdown shows. */
 const UNDO_MS = 5_000;

@@ -1,6 +1,6 @@
 // How the server-rendered pages answer: an HTML page, a 303 to the next page, the shared sign-in messages.
 import type { Context } from 'koa';
-import type { RequestInfo } from '../../auth/identity-deps.js';
+import type { RequestInfo } from '../auth/identity-deps.js';
 
 /** What a wrong email or password reads as, on every sign-in form (it never says which was wrong). */
 export const SIGN_IN_FAILED = 'Email and password did not match.';

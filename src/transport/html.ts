@@ -1,5 +1,5 @@
-// Tiny HTML helpers for the identity pages: escaping, the page frame, times.
-import type { Principal } from '../../auth/principal.js';
+// Tiny HTML helpers for the server-rendered pages of every face (dashboard, identity, OAuth consent): escaping, the page frame, times.
+import type { Principal } from '../auth/principal.js';
 
 /** Escapes text for element content and quoted attribute values. */
 export function esc(value: unknown): string {

@@ -1,6 +1,6 @@
 // The consent pages of connected apps (contract section 12): sign in with your own account, two-factor, then consent.
-import type { Role } from '../../auth/roles.js';
-import { html, notice, page } from '../identity/html.js';
+import type { Role } from '../auth/roles.js';
+import { html, notice, page } from '../transport/html.js';
 
 /** What every step says about the request: which app wants what. */
 export interface ConsentSubject {

@@ -2,7 +2,7 @@
 import http from 'node:http';
 import Koa from 'koa';
 import { describe, expect, it } from 'vitest';
-import { proxyOptions } from '../../../src/http/proxy-options.js';
+import { proxyOptions } from '../../../src/transport/proxy-options.js';
 import { envSchema } from '../../../src/config/env-schema.js';
 
 /** The address Koa reports for a request from 127.0.0.1 carrying `xff`. */

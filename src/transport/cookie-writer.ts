@@ -1,4 +1,4 @@
-// Writing the dashboard's cookies on a Koa response: HttpOnly, SameSite=Lax, Path=/, Secure behind https.
+// Writing the service's cookies on a Koa response (dashboard session, OAuth interaction): HttpOnly, SameSite=Lax, Path=/, Secure behind https.
 import type { Context } from 'koa';
 
 /** HttpOnly, SameSite=Lax, Path=/ and Secure where the address is https; set by hand so a TLS-terminating proxy needs no TRUST_PROXY. */

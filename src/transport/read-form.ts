@@ -1,6 +1,6 @@
-// Reads an application/x-www-form-urlencoded body (the dashboard forms) within the JSON size cap.
+// Reads an application/x-www-form-urlencoded body (the dashboard's and the consent pages' forms) within the JSON size cap.
 import type { Context } from 'koa';
-import { readRawBody } from '../../http/read-body.js';
+import { readRawBody } from './read-body.js';
 
 const FORM_LIMIT = 64 * 1024;
 

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { conflict, DomainError, forbidden, notFound, unauthorized, ValidationError } from '../../../src/domain/errors.js';
-import { HTTP_STATUS, toErrorResponse } from '../../../src/http/http-errors.js';
+import { HTTP_STATUS, toErrorResponse } from '../../../src/transport/http-errors.js';
 
 describe('one error base, one HTTP mapping', () => {
   it('each kind has the status the spec gives it', () => {

@@ -2,8 +2,8 @@
 // nesting deeper than 64 levels, NUL characters and unpaired surrogates; anything else passes to JSON.parse.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { jsonTextProblem, MAX_JSON_DEPTH, UNSTORABLE_TEXT } from '../../../src/http/json-text-limits.js';
-import { toErrorResponse } from '../../../src/http/http-errors.js';
+import { jsonTextProblem, MAX_JSON_DEPTH, UNSTORABLE_TEXT } from '../../../src/transport/json-text-limits.js';
+import { toErrorResponse } from '../../../src/transport/http-errors.js';
 
 const RUNS = { seed: 20_261_122, numRuns: 300 };
 const nested = (n: number) => '['.repeat(n) + ']'.repeat(n);

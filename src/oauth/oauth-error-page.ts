@@ -1,5 +1,5 @@
 // The authorization server's error page (oidc-provider's renderError) in the service's own page frame.
-import { html, notice, page } from '../identity/html.js';
+import { html, notice, page } from '../transport/html.js';
 
 export interface OauthErrorPageOptions {
   nonce: string;

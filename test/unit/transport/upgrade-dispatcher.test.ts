@@ -3,7 +3,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { attachUpgradeDispatcher, refuseUpgrade, type UpgradeRoute } from '../../../src/http/upgrade-dispatcher.js';
+import { attachUpgradeDispatcher, refuseUpgrade, type UpgradeRoute } from '../../../src/transport/upgrade-dispatcher.js';
 import { createLogger } from '../../../src/logging/logger.js';
 import { rawExchange, rawRequest, UPGRADE_HEADERS } from '../../support/raw-http.js';
 
