@@ -1,11 +1,14 @@
 // Reserving an order's physical lines: pinned location, else the pickup store, else the nearest/best stocked location.
 import type { Queryable } from '../db/db.js';
-import { productsBySku, type ProductRow } from './catalogue-repo.js';
+import type { StepStore } from '../engine/step-store.js';
+import { productsBySku } from './catalogue-repo.js';
 import { TerminalError } from '../domain/errors.js';
-import { readOrderLines, type OrderLineRow } from './order-lines-repo.js';
+import { fulfillmentOf } from './fulfillment.js';
+import { readOrderLines } from './order-lines-repo.js';
 import { shipToPoint, type ShipTo } from '../domain/ship-to.js';
 import { simulateSwitches } from '../domain/simulate.js';
 import { chooseStockLocation } from '../domain/stock-allocation.js';
+import { classifyStockLines, type OrderStockLines } from './stock-lines.js';
 import { HELD_STATUSES, reservationsOf, reserveAll, stockCandidates, type ReservationRequest, type ReservationRow } from './stock-repo.js';
 
 /** What a stock step needs to know about the order. */
@@ -16,42 +19,28 @@ export interface StockOrder {
   meta: Record<string, unknown>;
 }
 
-export interface OrderStockLines {
-  /** Lines with a catalogue product that is not digital: they need units on a shelf. */
-  physical: { line: OrderLineRow; product: ProductRow }[];
-  /** Lines of digital products (codes, not stock). */
-  digital: { line: OrderLineRow; product: ProductRow }[];
-  /** SKUs not in the catalogue: not stock-tracked. */
-  untracked: OrderLineRow[];
+/** What reserving the order did: the reservations it wrote, every one the run holds (or consumed) now, the SKUs not stock-tracked. */
+export interface OrderReservation {
+  created: ReservationRow[];
+  all: ReservationRow[];
+  untracked: string[];
 }
 
+/** The order's lines (in a slice, through its read cache) sorted by what their catalogue product is. */
 export async function orderStockLines(q: Queryable, orderId: string): Promise<OrderStockLines> {
   const lines = await readOrderLines(q, orderId);
   const products = await productsBySku(q, lines.map((l) => l.sku));
-  const out: OrderStockLines = { physical: [], digital: [], untracked: [] };
-  for (const line of lines) {
-    const product = products.get(line.sku);
-    if (!product) out.untracked.push(line);
-    else (product.digital ? out.digital : out.physical).push({ line, product });
-  }
-  return out;
-}
-
-/** `input.fulfillment` as far as stock cares. */
-export function fulfillmentOf(input: Record<string, unknown>): { method: string; locationId: string | null } {
-  const f = input.fulfillment as { method?: unknown; locationId?: unknown } | undefined;
-  return {
-    method: typeof f?.method === 'string' ? f.method : 'ship',
-    locationId: typeof f?.locationId === 'string' ? f.locationId : null,
-  };
+  return classifyStockLines(lines, products);
 }
 
 /**
  * Reserves every physical line that holds no reservation in this run yet; lines already
  * reserved (or consumed) are left as they are, so the step can run again without doubling.
  * `meta.simulate: out_of_stock` or a line no location can serve fails without retry.
+ * Reads through `store.reader`; the one write (reserveAll) goes through `store.writer`.
  */
-export async function reserveOrderStock(q: Queryable, order: StockOrder, nodeId: string, now: number): Promise<{ created: ReservationRow[]; all: ReservationRow[]; untracked: string[] }> {
+export async function reserveOrderStock(store: Pick<StepStore, 'reader' | 'writer'>, order: StockOrder, nodeId: string, now: number): Promise<OrderReservation> {
+  const q = store.reader;
   const { physical, untracked } = await orderStockLines(q, order.id);
   if (simulateSwitches(order.meta).has('out_of_stock') && physical.length > 0)
     throw new TerminalError(`Out of stock: ${physical[0].line.sku} (simulated out_of_stock)`, 'out_of_stock');
@@ -72,7 +61,7 @@ export async function reserveOrderStock(q: Queryable, order: StockOrder, nodeId:
     wanted.push({ lineNo: line.lineNo, sku: line.sku, locationId: choice.locationId, qty: line.qty, where });
   }
   // One statement holds every line; a line it could not hold (taken meanwhile) fails the step.
-  const created = await reserveAll(q, { orderId: order.id, generation: order.generation, nodeId }, wanted, now);
+  const created = await reserveAll(store.writer, { orderId: order.id, generation: order.generation, nodeId }, wanted, now);
   const held = new Set(created.map((r) => r.lineNo));
   const short = wanted.find((w) => !held.has(w.lineNo));
   if (short) throw new TerminalError(`Out of stock: ${short.sku} x ${short.qty}${short.where}`, 'out_of_stock');

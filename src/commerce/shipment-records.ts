@@ -1,4 +1,4 @@
-// The shipment rows every carrier adapter records in the order's transaction: a booked shipment and its cancellation.
+// The shipment rows of an order's runs: a booked shipment and its cancellation, as every carrier adapter records them, and the reads its undo needs.
 //
 // The in-database carrier records them as its whole work; the HTTP carrier's ship step records
 // the same rows once the carrier answered, the carrier's id in `carrier_ref`.
@@ -33,4 +33,25 @@ export async function recordShipment(q: Queryable, s: NewShipment, now: number):
 export async function recordShipmentCancelled(q: Queryable, shipmentId: string, now: number): Promise<boolean> {
   const res = await q.query(`UPDATE shipments SET status = 'cancelled', cancelled_at = $2 WHERE id = $1 AND status = 'shipped'`, [shipmentId, now]);
   return (res.rowCount ?? 0) > 0;
+}
+
+/** The live (shipped) shipments one node of the run booked, with the HTTP carrier's id (null for the in-database carrier). */
+export async function liveNodeShipments(q: Queryable, orderId: string, generation: number, nodeId: string): Promise<{ id: string; carrierRef: string | null }[]> {
+  const { rows } = await q.query<{ id: string; carrier_ref: string | null }>(
+    `SELECT id, carrier_ref FROM shipments WHERE order_id = $1 AND generation = $2 AND node_id = $3 AND status = 'shipped'`,
+    [orderId, generation, nodeId],
+  );
+  return rows.map((r) => ({ id: r.id, carrierRef: r.carrier_ref }));
+}
+
+/** Whether any shipment of the order's run is still live (shipped, not cancelled). */
+export async function anyLiveShipment(q: Queryable, orderId: string, generation: number): Promise<boolean> {
+  const { rows } = await q.query(`SELECT 1 FROM shipments WHERE order_id = $1 AND generation = $2 AND status = 'shipped' LIMIT 1`, [orderId, generation]);
+  return rows.length > 0;
+}
+
+/** The ids of the run's cancelled shipments. */
+export async function cancelledShipmentIds(q: Queryable, orderId: string, generation: number): Promise<string[]> {
+  const { rows } = await q.query<{ id: string }>(`SELECT id FROM shipments WHERE order_id = $1 AND generation = $2 AND status = 'cancelled'`, [orderId, generation]);
+  return rows.map((r) => r.id);
 }

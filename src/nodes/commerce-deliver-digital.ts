@@ -1,7 +1,5 @@
 // Node type `commerce.deliver_digital`: issues one code per unit of every digital line; undo revokes them.
 import type { NodeTypeDef, StepContext, StepResult } from '../engine/node-type.js';
-import { newCommerceId, newHumanCode } from '../domain/commerce-ids.js';
-import { orderStockLines } from '../commerce/reserve-order-stock.js';
 import { generationOf, noParams, type NoParams } from './commerce-support.js';
 
 /** Shows only the last group of a code: outputs travel in webhooks, the codes themselves stay in the database. */
@@ -10,10 +8,7 @@ export function maskCode(code: string): string {
 }
 
 async function revoke(ctx: StepContext<NoParams>): Promise<void> {
-  await ctx.tx.query(
-    `UPDATE digital_codes SET status = 'revoked', revoked_at = $4 WHERE order_id = $1 AND generation = $2 AND node_id = $3 AND status = 'issued'`,
-    [ctx.order.id, generationOf(ctx.order), ctx.nodeId, ctx.clock.now()],
-  );
+  await ctx.ports.digitalGoods.revoke(ctx.order.id, generationOf(ctx.order), ctx.nodeId, ctx.clock.now());
 }
 
 export const commerceDeliverDigital: NodeTypeDef<NoParams> = {
@@ -30,18 +25,10 @@ export const commerceDeliverDigital: NodeTypeDef<NoParams> = {
   async run(ctx): Promise<StepResult> {
     const { order } = ctx;
     const now = ctx.clock.now();
-    const generation = generationOf(order);
-    const { digital } = await orderStockLines(ctx.tx, order.id);
-    const codes: { lineNo: number; sku: string; code: string }[] = [];
-    for (const { line } of digital)
-      for (let unit = 0; unit < line.qty; unit++) {
-        const code = newHumanCode(4, 4);
-        await ctx.tx.query(
-          `INSERT INTO digital_codes (id, order_id, generation, node_id, line_no, sku, code, status, issued_at) VALUES ($1, $2, $3, $4, $5, $6, $7, 'issued', $8)`,
-          [newCommerceId('dc'), order.id, generation, ctx.nodeId, line.lineNo, line.sku, code, now],
-        );
-        codes.push({ lineNo: line.lineNo, sku: line.sku, code: maskCode(code) });
-      }
+    const { digital } = await ctx.ports.stock.orderStockLines(order.id);
+    const lines = digital.map(({ line }) => ({ lineNo: line.lineNo, sku: line.sku, qty: line.qty }));
+    const issued = await ctx.ports.digitalGoods.issue({ orderId: order.id, generation: generationOf(order), nodeId: ctx.nodeId, lines }, now);
+    const codes = issued.map((c) => ({ lineNo: c.lineNo, sku: c.sku, code: maskCode(c.code) }));
     if (codes.length === 0) return { branch: 'ok', output: { codes }, summary: 'No digital lines' };
     return { branch: 'ok', output: { codes }, summary: `Issued ${codes.length} code(s)`, emit: { event: 'order.delivered' } };
   },

@@ -1,7 +1,6 @@
 // Node type `commerce.handover`: the buyer takes the goods (a staged pickup, or straight over the till).
 import type { NodeTypeDef, StepResult } from '../engine/node-type.js';
-import { fulfillmentOf, reserveOrderStock } from '../commerce/reserve-order-stock.js';
-import { consumeReservations, reservationsOf } from '../commerce/stock-repo.js';
+import { fulfillmentOf } from '../commerce/fulfillment.js';
 import { generationOf, noParams, type NoParams } from './commerce-support.js';
 
 export const commerceHandover: NodeTypeDef<NoParams> = {
@@ -19,16 +18,13 @@ export const commerceHandover: NodeTypeDef<NoParams> = {
     const { order } = ctx;
     const now = ctx.clock.now();
     const generation = generationOf(order);
-    const staged = await ctx.tx.query(
-      `SELECT id, location_id FROM pickups WHERE order_id = $1 AND generation = $2 AND status = 'staged' ORDER BY staged_at LIMIT 1`,
-      [order.id, generation],
-    );
-    const pickup = staged.rows[0] as { id: string; location_id: string } | undefined;
-    if (!pickup) await reserveOrderStock(ctx.tx, { id: order.id, generation, input: order.input, meta: order.meta }, ctx.nodeId, now);
-    const held = await reservationsOf(ctx.tx, order.id, generation, ['reserved']);
-    await consumeReservations(ctx.tx, held.map((r) => r.id), pickup ? { pickupId: pickup.id } : {}, now);
-    if (pickup) await ctx.tx.query(`UPDATE pickups SET status = 'handed_over', handed_over_at = $2 WHERE id = $1`, [pickup.id, now]);
-    const locationId = pickup?.location_id ?? fulfillmentOf(order.input).locationId ?? held[0]?.locationId ?? null;
+    const { stock, pickups } = ctx.ports;
+    const pickup = await pickups.staged(order.id, generation);
+    if (!pickup) await stock.reserveOrder({ id: order.id, generation, input: order.input, meta: order.meta }, ctx.nodeId, now);
+    const held = await stock.reservations(order.id, generation, ['reserved']);
+    await stock.consume(held.map((r) => r.id), pickup ? { pickupId: pickup.id } : {}, now);
+    if (pickup) await pickups.handOver(pickup.id, now);
+    const locationId = pickup?.locationId ?? fulfillmentOf(order.input).locationId ?? held[0]?.locationId ?? null;
     const lines = held.map((r) => ({ lineNo: r.lineNo, sku: r.sku, qty: r.qty }));
     return {
       branch: 'ok',

@@ -1,19 +1,14 @@
 // Node type `commerce.pickup_ready`: stages the order's goods at the pickup store with a collection code.
 import type { NodeTypeDef, StepContext, StepResult } from '../engine/node-type.js';
-import { newCommerceId, newHumanCode } from '../domain/commerce-ids.js';
 import { TerminalError } from '../domain/errors.js';
-import { fulfillmentOf, reserveOrderStock } from '../commerce/reserve-order-stock.js';
-import { linkPickup, releaseReservations } from '../commerce/stock-repo.js';
+import { fulfillmentOf } from '../commerce/fulfillment.js';
 import { generationOf, noParams, type NoParams } from './commerce-support.js';
 
 /** Cancels the staged pickup and releases the units set aside for it. */
 async function cancelPickup(ctx: StepContext<NoParams>): Promise<void> {
   const generation = generationOf(ctx.order);
-  await ctx.tx.query(
-    `UPDATE pickups SET status = 'cancelled', cancelled_at = $4 WHERE order_id = $1 AND generation = $2 AND node_id = $3 AND status = 'staged'`,
-    [ctx.order.id, generation, ctx.nodeId, ctx.clock.now()],
-  );
-  await releaseReservations(ctx.tx, ctx.order.id, generation, ctx.clock.now());
+  await ctx.ports.pickups.cancelStaged(ctx.order.id, generation, ctx.nodeId, ctx.clock.now());
+  await ctx.ports.stock.release(ctx.order.id, generation, ctx.clock.now());
 }
 
 export const commercePickupReady: NodeTypeDef<NoParams> = {
@@ -32,19 +27,14 @@ export const commercePickupReady: NodeTypeDef<NoParams> = {
     const { order } = ctx;
     const now = ctx.clock.now();
     const generation = generationOf(order);
-    const { all } = await reserveOrderStock(ctx.tx, { id: order.id, generation, input: order.input, meta: order.meta }, ctx.nodeId, now);
+    const { stock, pickups } = ctx.ports;
+    const { all } = await stock.reserveOrder({ id: order.id, generation, input: order.input, meta: order.meta }, ctx.nodeId, now);
     const held = all.filter((r) => r.status === 'reserved');
     const locationId = fulfillmentOf(order.input).locationId ?? held[0]?.locationId;
     if (!locationId) throw new TerminalError('No pickup store: set input fulfillment.locationId');
     const lines = held.map((r) => ({ lineNo: r.lineNo, sku: r.sku, qty: r.qty }));
-    const id = newCommerceId('pu');
-    const code = newHumanCode(2, 4);
-    await ctx.tx.query(
-      `INSERT INTO pickups (id, order_id, generation, node_id, location_id, code, lines, status, staged_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, 'staged', $8)`,
-      [id, order.id, generation, ctx.nodeId, locationId, code, JSON.stringify(lines), now],
-    );
-    await linkPickup(ctx.tx, held.map((r) => r.id), id, now);
+    const { id, code } = await pickups.stage({ orderId: order.id, generation, nodeId: ctx.nodeId, locationId, lines }, now);
+    await stock.linkPickup(held.map((r) => r.id), id, now);
     return {
       branch: 'ok',
       output: { pickupId: id, locationId, code, lines },

@@ -1,9 +1,8 @@
 // Node type `commerce.purchase_order`: issues a purchase order to the supplier for the order's lines.
 import { z } from 'zod';
 import type { NodeTypeDef, StepContext, StepResult } from '../engine/node-type.js';
-import { newCommerceId } from '../domain/commerce-ids.js';
-import { pricedLine, readOrderLines } from '../commerce/order-lines-repo.js';
-import { fulfillmentOf } from '../commerce/reserve-order-stock.js';
+import { fulfillmentOf } from '../commerce/fulfillment.js';
+import { pricedLine } from '../commerce/priced-line.js';
 import { generationOf, money, moneyText } from './commerce-support.js';
 
 export const purchaseOrderParams = z.strictObject({
@@ -13,10 +12,7 @@ export const purchaseOrderParams = z.strictObject({
 export type PurchaseOrderParams = z.infer<typeof purchaseOrderParams>;
 
 async function cancelIssued(ctx: StepContext<PurchaseOrderParams>): Promise<void> {
-  await ctx.tx.query(
-    `UPDATE purchase_orders SET status = 'cancelled', cancelled_at = $4 WHERE order_id = $1 AND generation = $2 AND node_id = $3 AND status = 'issued'`,
-    [ctx.order.id, generationOf(ctx.order), ctx.nodeId, ctx.clock.now()],
-  );
+  await ctx.ports.purchasing.cancelIssued(ctx.order.id, generationOf(ctx.order), ctx.nodeId, ctx.clock.now());
 }
 
 export const commercePurchaseOrder: NodeTypeDef<PurchaseOrderParams> = {
@@ -32,19 +28,20 @@ export const commercePurchaseOrder: NodeTypeDef<PurchaseOrderParams> = {
   outputs: '{ purchaseOrderId, number, supplier, locationId, amount, currency }',
   async run(ctx): Promise<StepResult> {
     const { order } = ctx;
-    const lines = (await readOrderLines(ctx.tx, order.id)).map(pricedLine);
+    const lines = (await ctx.ports.orderLines.read(order.id)).map(pricedLine);
     const locationId = lines.find((l) => l.locationId)?.locationId ?? fulfillmentOf(order.input).locationId;
-    const { rows } = await ctx.tx.query<{ number: string }>(`SELECT 'PO-' || nextval('purchase_order_number_seq') AS number`);
-    const number: string = rows[0].number;
-    const id = newCommerceId('pord');
-    await ctx.tx.query(
-      `INSERT INTO purchase_orders (id, number, order_id, generation, node_id, supplier, location_id, lines, amount_minor, currency, status, issued_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'issued', $11)`,
-      [
-        id, number, order.id, generationOf(order), ctx.nodeId, ctx.params.supplier, locationId,
-        JSON.stringify(lines.map((l) => ({ lineNo: l.lineNo, sku: l.sku, qty: l.qty, unitPriceMinor: l.unitPriceMinor }))),
-        order.total, order.currency, ctx.clock.now(),
-      ],
+    const { id, number } = await ctx.ports.purchasing.issue(
+      {
+        orderId: order.id,
+        generation: generationOf(order),
+        nodeId: ctx.nodeId,
+        supplier: ctx.params.supplier,
+        locationId,
+        lines: lines.map((l) => ({ lineNo: l.lineNo, sku: l.sku, qty: l.qty, unitPriceMinor: l.unitPriceMinor })),
+        amountMinor: order.total,
+        currency: order.currency,
+      },
+      ctx.clock.now(),
     );
     return {
       branch: 'ok',

@@ -1,11 +1,9 @@
 // Node type `commerce.reserve_stock`: holds stock for every physical line; undo releases what is still held.
 import type { NodeTypeDef, StepContext, StepResult } from '../engine/node-type.js';
-import { reserveOrderStock } from '../commerce/reserve-order-stock.js';
-import { releaseReservations } from '../commerce/stock-repo.js';
 import { FALLIBLE_STEP, generationOf, noParams, type NoParams } from './commerce-support.js';
 
 async function release(ctx: StepContext<NoParams>): Promise<void> {
-  await releaseReservations(ctx.tx, ctx.order.id, generationOf(ctx.order), ctx.clock.now());
+  await ctx.ports.stock.release(ctx.order.id, generationOf(ctx.order), ctx.clock.now());
 }
 
 export const commerceReserveStock: NodeTypeDef<NoParams> = {
@@ -21,7 +19,7 @@ export const commerceReserveStock: NodeTypeDef<NoParams> = {
   outputs: '{ reservations: [{ lineNo, sku, locationId, qty }], untracked: [sku] }',
   async run(ctx): Promise<StepResult> {
     const { order } = ctx;
-    const res = await reserveOrderStock(ctx.tx, { id: order.id, generation: generationOf(order), input: order.input, meta: order.meta }, ctx.nodeId, ctx.clock.now());
+    const res = await ctx.ports.stock.reserveOrder({ id: order.id, generation: generationOf(order), input: order.input, meta: order.meta }, ctx.nodeId, ctx.clock.now());
     const reservations = res.all.map((r) => ({ lineNo: r.lineNo, sku: r.sku, locationId: r.locationId, qty: r.qty }));
     const units = reservations.reduce((n, r) => n + r.qty, 0);
     return {

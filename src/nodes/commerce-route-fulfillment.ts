@@ -3,11 +3,9 @@ import { z } from 'zod';
 import type { NodeTypeDef, StepResult } from '../engine/node-type.js';
 import { TerminalError } from '../domain/errors.js';
 import { haversineKm } from '../domain/geo.js';
-import { setLineLocation } from '../commerce/order-lines-repo.js';
-import { fulfillmentOf, orderStockLines } from '../commerce/reserve-order-stock.js';
+import { fulfillmentOf } from '../commerce/fulfillment.js';
 import { shipToPoint, type ShipTo } from '../domain/ship-to.js';
 import { chooseStockLocation } from '../domain/stock-allocation.js';
-import { stockCandidates } from '../commerce/stock-repo.js';
 
 export const routeFulfillmentParams = z.strictObject({
   /** Try this kind of location first (d2c: `store`, so local stores ship before warehouses); `any` = no preference. */
@@ -33,8 +31,9 @@ export const commerceRouteFulfillment: NodeTypeDef<RouteFulfillmentParams> = {
     const { order, params } = ctx;
     const fulfillment = fulfillmentOf(order.input);
     const point = shipToPoint(order.meta.shipTo as ShipTo | undefined);
-    const { physical } = await orderStockLines(ctx.tx, order.id);
-    const candidates = await stockCandidates(ctx.tx, physical.map((p) => p.line.sku));
+    const { stock, orderLines } = ctx.ports;
+    const { physical } = await stock.orderStockLines(order.id);
+    const candidates = await stock.candidates(physical.map((p) => p.line.sku));
     const assignments: { lineNo: number; sku: string; locationId: string; distanceKm: number | null; pinned: boolean }[] = [];
     for (const { line } of physical) {
       const pinned = line.locationId ?? (fulfillment.method === 'pickup' ? fulfillment.locationId : null);
@@ -45,7 +44,7 @@ export const commerceRouteFulfillment: NodeTypeDef<RouteFulfillmentParams> = {
         choice = chooseStockLocation(preferred, line.qty, point) ?? chooseStockLocation(options, line.qty, point);
         if (!choice) throw new TerminalError(`Out of stock: no location has ${line.sku} x ${line.qty}`, 'out_of_stock');
         choice.available -= line.qty;
-        await setLineLocation(ctx.tx, order.id, line.lineNo, choice.locationId);
+        await orderLines.setLocation(order.id, line.lineNo, choice.locationId);
       }
       const locationId = choice?.locationId ?? pinned!;
       const distanceKm = point && choice ? Math.round(haversineKm(point, choice) * 10) / 10 : null;

@@ -3,11 +3,7 @@ import { z } from 'zod';
 import type { ExternalCall, NodeTypeDef, StepContext, StepResult } from '../engine/node-type.js';
 import type { ShipmentLine, ShipmentRecord } from '../commerce/carrier.js';
 import { cancelShipmentsRequest, shipmentsAnswer, shipmentsRequest } from '../commerce/http-carrier.js';
-import { reserveOrderStock } from '../commerce/reserve-order-stock.js';
-import { recordShipment, recordShipmentCancelled } from '../commerce/shipment-records.js';
-import { consumeReservations, releaseNodeReservations, restockShipments } from '../commerce/stock-repo.js';
-import { newCommerceId } from '../domain/commerce-ids.js';
-import { carrierAdapter, carrierPort, FALLIBLE_STEP, generationOf, simulateOf } from './commerce-support.js';
+import { carrierAdapter, FALLIBLE_STEP, generationOf, simulateOf } from './commerce-support.js';
 
 export const shipParams = z.strictObject({
   service: z.enum(['ground', 'express', 'courier']).default('ground'),
@@ -26,7 +22,7 @@ interface Parcel {
 async function planParcels(ctx: StepContext<ShipParams>, now: number): Promise<Parcel[]> {
   const { order } = ctx;
   // Reserving first returns the run's reservations, so what is still held needs no second read.
-  const { all } = await reserveOrderStock(ctx.tx, { id: order.id, generation: generationOf(order), input: order.input, meta: order.meta }, ctx.nodeId, now);
+  const { all } = await ctx.ports.stock.reserveOrder({ id: order.id, generation: generationOf(order), input: order.input, meta: order.meta }, ctx.nodeId, now);
   const held = all.filter((r) => r.status === 'reserved').sort((a, b) => a.lineNo - b.lineNo);
   const byLocation = new Map<string, Parcel>();
   for (const r of held) {
@@ -40,7 +36,7 @@ async function planParcels(ctx: StepContext<ShipParams>, now: number): Promise<P
 
 /** A booked parcel leaves the shelf: its reservations are consumed, linked to the shipment. */
 async function shipped(ctx: StepContext<ShipParams>, parcel: Parcel, shipment: ShipmentRecord, now: number) {
-  await consumeReservations(ctx.tx, parcel.reservationIds, { shipmentId: shipment.id }, now);
+  await ctx.ports.stock.consume(parcel.reservationIds, { shipmentId: shipment.id }, now);
   return { ...shipment, lines: parcel.lines };
 }
 
@@ -62,21 +58,16 @@ function result(shipments: (ShipmentRecord & { lines: ShipmentLine[] })[]): Step
 async function cancelShipments(ctx: StepContext<ShipParams>): Promise<void | ExternalCall> {
   const now = ctx.clock.now();
   const generation = generationOf(ctx.order);
-  const { rows } = await ctx.tx.query<{ id: string; carrier_ref: string | null }>(
-    `SELECT id, carrier_ref FROM shipments WHERE order_id = $1 AND generation = $2 AND node_id = $3 AND status = 'shipped'`,
-    [ctx.order.id, generation, ctx.nodeId],
-  );
+  const { shipments, stock } = ctx.ports;
+  const live = await shipments.liveOfNode(ctx.order.id, generation, ctx.nodeId);
   const http = await carrierAdapter(ctx);
-  for (const r of rows) {
-    if (http) await recordShipmentCancelled(ctx.tx, r.id, now);
-    else await carrierPort(ctx.services).cancelShipment(ctx.tx, r.id, now);
+  // Either way the shipment is marked cancelled here; the HTTP carrier is told after commit (below).
+  for (const s of live) await shipments.cancel(s.id, now);
+  if (!(await shipments.anyLive(ctx.order.id, generation))) {
+    const cancelled = await shipments.cancelledOfRun(ctx.order.id, generation);
+    await stock.restockShipments(cancelled, now);
   }
-  const live = await ctx.tx.query(`SELECT 1 FROM shipments WHERE order_id = $1 AND generation = $2 AND status = 'shipped' LIMIT 1`, [ctx.order.id, generation]);
-  if (live.rows.length === 0) {
-    const cancelled = await ctx.tx.query<{ id: string }>(`SELECT id FROM shipments WHERE order_id = $1 AND generation = $2 AND status = 'cancelled'`, [ctx.order.id, generation]);
-    await restockShipments(ctx.tx, cancelled.rows.map((r) => r.id), now);
-  }
-  const carrierRefs = rows.map((r) => r.carrier_ref).filter((ref): ref is string => ref !== null);
+  const carrierRefs = live.map((s) => s.carrierRef).filter((ref): ref is string => ref !== null);
   if (!http || carrierRefs.length === 0) return;
   return { call: cancelShipmentsRequest(http, { orderId: ctx.order.id, carrierRefs }) };
 }
@@ -103,8 +94,7 @@ export const commerceShip: NodeTypeDef<ShipParams> = {
     if (http) return { call: shipmentsRequest(http, { orderId: order.id, service: ctx.params.service, shipTo, parcels }) };
     const shipments = [];
     for (const parcel of parcels) {
-      const shipment = await carrierPort(ctx.services).createShipment(
-        ctx.tx,
+      const shipment = await ctx.ports.shipments.book(
         { orderId: order.id, generation: generationOf(order), nodeId: ctx.nodeId, locationId: parcel.locationId, lines: parcel.lines, shipTo, service: ctx.params.service, simulate: simulateOf(order) },
         now,
       );
@@ -120,10 +110,8 @@ export const commerceShip: NodeTypeDef<ShipParams> = {
     const booked = shipmentsAnswer(answer, parcels.length);
     const shipments = [];
     for (const [i, parcel] of parcels.entries()) {
-      const shipment = await recordShipment(
-        ctx.tx,
+      const shipment = await ctx.ports.shipments.recordBooked(
         {
-          id: newCommerceId('shp'),
           orderId: order.id,
           generation: generationOf(order),
           nodeId: ctx.nodeId,
@@ -143,7 +131,7 @@ export const commerceShip: NodeTypeDef<ShipParams> = {
   },
   // The HTTP carrier never booked (final failure, or cancelled while the request was out): the stock this step reserved goes back.
   async abandon(ctx): Promise<void> {
-    await releaseNodeReservations(ctx.tx, ctx.order.id, generationOf(ctx.order), ctx.nodeId, ctx.clock.now());
+    await ctx.ports.stock.releaseNode(ctx.order.id, generationOf(ctx.order), ctx.nodeId, ctx.clock.now());
   },
   compensate: cancelShipments,
   cancel: cancelShipments,

@@ -1,13 +1,23 @@
 // The ports commerce steps receive (`ctx.ports`): added to the engine's StepPorts by declaration merging.
 import type { CataloguePort } from './catalogue-port.js';
+import type { DigitalGoodsPort } from './digital-goods-port.js';
 import type { OrderLinesPort } from './order-lines-port.js';
+import type { PickupsPort } from './pickups-port.js';
+import type { PurchasingPort } from './purchasing-port.js';
 import type { SettingsPort } from './settings-port.js';
+import type { ShipmentsPort } from './shipments-port.js';
+import type { StockPort } from './stock-port.js';
 
 /** Every port the commerce plug-in gives steps; one interface per port, implemented over the slice's store in ../step-ports. */
 export interface CommercePorts {
   settings: SettingsPort;
   catalogue: CataloguePort;
   orderLines: OrderLinesPort;
+  digitalGoods: DigitalGoodsPort;
+  pickups: PickupsPort;
+  purchasing: PurchasingPort;
+  shipments: ShipmentsPort;
+  stock: StockPort;
 }
 
 declare module '../../engine/step-store.js' {
