@@ -59,9 +59,6 @@ export function newOrderLinesRead(orderId: string, lines: readonly { line_no: nu
   return { table: 'order_lines', text: linesText(false), values: [orderId], rows };
 }
 
-/** Moved to the pure priced-line.ts (steps import it without a database module); kept here until every importer uses that file. */
-export { pricedLine } from './priced-line.js';
-
 /** Sets one column of some lines in one statement (`column` and `type` are fixed here, never a caller's text). */
 async function setLineValues(
   q: Queryable,

@@ -7,7 +7,7 @@ import type { Clock } from '../platform/clock.js';
 import type { TestClockController } from './test-clock-controller.js';
 import { initSetting } from '../db/settings-store.js';
 import { createCatalogue, type Catalogue } from './catalogue.js';
-import type { NodeTypeDef, StepServices } from './node-type.js';
+import type { NodeTypeDef } from './node-type.js';
 import type { StepPortsFactory } from './step-store.js';
 import { FlowStore } from './flows/flow-store.js';
 import { FlowRegistry } from './flows/flow-registry.js';
@@ -49,7 +49,6 @@ export interface Engine {
 export interface EngineOptions {
   /** Every node type of the catalogue, handed in: the engine imports no plug-in (the service passes src/nodes' built-in ones). */
   nodeTypes: readonly NodeTypeDef[];
-  services?: StepServices;
   /** Builds the ports steps receive (`ctx.ports`) over each slice's store: the host hands in its plug-ins' ports. */
   ports: StepPortsFactory;
   /** Publish machines/*.json at start (default true). */
@@ -103,7 +102,6 @@ export async function createEngine(ctx: EngineHost, options: EngineOptions): Pro
     db: ctx.db,
     clock: ctx.clock,
     flows: registry,
-    services: options.services,
     ports: options.ports,
     onTimers: (timers) => void scheduler.notify(timers.map((t) => ({ id: t.id, dueAt: t.dueAt, kind: t.kind, orderId: t.orderId ?? null }))).catch(() => undefined),
     onOutbox: () => outbox.wake(),

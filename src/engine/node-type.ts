@@ -1,7 +1,6 @@
 // The node-type contract: what every node type in the catalogue declares and how the runtime calls it.
 import type { z } from 'zod';
 import type { Clock } from '../platform/clock.js';
-import type { Queryable } from '../db/db.js';
 import type { StepPorts } from './step-store.js';
 
 /** Where a node sits in a run: it decides how the compiler wires its state. */
@@ -34,11 +33,6 @@ export interface OrderView {
   [k: string]: unknown;
 }
 
-/** Ports the host hands to steps (commerce adds its own keys). */
-export interface StepServices {
-  [port: string]: unknown;
-}
-
 /** Everything a node's run/wait/compensate receives. */
 export interface StepContext<P> {
   nodeId: string;
@@ -51,11 +45,9 @@ export interface StepContext<P> {
   nodes: Record<string, unknown>;
   /** Loop pass counters from the machine snapshot (`context.passes`). */
   passes: Record<string, number>;
-  tx: Queryable;
   /** What the step may read and change (catalogue, stock, payments, ...): typed ports the host builds over the slice's store. */
   ports: StepPorts;
   clock: Clock;
-  services: StepServices;
   /** The branches of this node that the flow wires (an external step maps an unwired outcome to a failure). */
   wiredBranches: readonly string[];
 }

@@ -1,13 +1,9 @@
 // Node type `ai.extract_order`: turns the order's documentText (PO, email) into lines when it has none.
 import { z } from 'zod';
 import type { NodeTypeDef, StepResult } from '../engine/node-type.js';
-import { readInboundDocumentText } from '../orders/order-documents.js';
 import { TerminalError } from '../domain/errors.js';
 import { toMinor } from '../domain/money.js';
-import { appendLines, readOrderLines } from '../commerce/order-lines-repo.js';
-import type { OrderExtractor } from '../domain/order-extractor.js';
 import { parseOrderText, type ParsedLine } from '../domain/order-text-parser.js';
-import { COMMERCE_PORTS } from './commerce-support.js';
 
 export const extractOrderParams = z.strictObject({
   /** Ask the language-model port (when the deployment configures one) instead of the deterministic parser. */
@@ -31,26 +27,26 @@ export const aiExtractOrder: NodeTypeDef<ExtractOrderParams> = {
   outputs: '{ method: "input" | "parser" | <model name>, lines: [{ sku, qty, unitPrice, name }], skipped }',
   async run(ctx): Promise<StepResult> {
     const { order } = ctx;
-    const existing = await readOrderLines(ctx.tx, order.id, { includeDropped: true });
+    const { orderLines, documents, catalogue } = ctx.ports;
+    const existing = await orderLines.read(order.id, { includeDropped: true });
     if (existing.length > 0)
       return { branch: 'ok', output: { method: 'input', lines: [], skipped: [] }, summary: `Order has ${existing.length} line(s); nothing to extract` };
     // Order creation keeps documentText as the order's inbound document; an input that still carries it works too.
-    const stored = await readInboundDocumentText(ctx.tx, order.id);
+    const stored = await documents.inboundText(order.id);
     const text = stored ?? order.input.documentText;
     if (typeof text !== 'string' || text.trim() === '') throw new TerminalError('The order has no lines and no documentText to read them from');
-    const { rows } = await ctx.tx.query('SELECT sku FROM products ORDER BY sku');
-    const knownSkus = rows.map((r) => r.sku as string);
-    const model = ctx.services[COMMERCE_PORTS.orderExtractor] as OrderExtractor | undefined;
+    const knownSkus = await catalogue.skus();
+    // The model reads the document only when the step asks for it and the deployment configured one (else null).
+    const read = ctx.params.useModel ? await ctx.ports.orderExtractor.extract(text, { knownSkus, currency: order.currency }) : null;
     let method = 'parser';
     let lines: ParsedLine[];
     let skipped: number[] = [];
-    if (ctx.params.useModel && model) {
-      lines = await model.extract(text, { knownSkus, currency: order.currency });
-      method = model.name;
+    if (read) {
+      lines = read.lines;
+      method = read.model;
     } else ({ lines, skipped } = parseOrderText(text, knownSkus));
     if (lines.length === 0) throw new TerminalError('No order lines found in the document');
-    await appendLines(
-      ctx.tx,
+    await orderLines.append(
       order.id,
       lines.map((l) => ({
         sku: l.sku.slice(0, 100),

@@ -2,9 +2,7 @@
 import type { ExternalCall, NodeTypeDef, StepContext, StepResult } from '../engine/node-type.js';
 import type { AuthorizationRecord, AuthorizeRequest } from '../commerce/payment-gateway.js';
 import { authorizationAnswer, authorizationRequest, voidRequest } from '../commerce/http-payment-gateway.js';
-import { recordAuthorization, recordVoid } from '../commerce/payment-records.js';
-import { newCommerceId } from '../domain/commerce-ids.js';
-import { FALLIBLE_STEP, generationOf, money, moneyText, noParams, paymentsAdapter, paymentsPort, simulateOf, stepReference, type NoParams } from './commerce-support.js';
+import { FALLIBLE_STEP, generationOf, money, moneyText, noParams, paymentsAdapter, simulateOf, stepReference, type NoParams } from './commerce-support.js';
 
 /** What this step asks of the gateway: the order total in the order currency. */
 function authorizeRequestOf(ctx: StepContext<NoParams>): AuthorizeRequest {
@@ -25,22 +23,19 @@ function authorized(auth: AuthorizationRecord): StepResult {
  * nothing). With the HTTP gateway the latest one is marked voided here and voided remotely after commit.
  */
 async function voidOpen(ctx: StepContext<NoParams>): Promise<void | ExternalCall> {
+  const { payments } = ctx.ports;
   const now = ctx.clock.now();
-  const { rows } = await ctx.tx.query<{ id: string; gateway_ref: string }>(
-    `SELECT id, gateway_ref FROM payment_authorizations WHERE order_id = $1 AND generation = $2 AND node_id = $3 AND status = 'authorized'
-      ORDER BY created_at DESC, id DESC`,
-    [ctx.order.id, generationOf(ctx.order), ctx.nodeId],
-  );
+  const open = await payments.openAuthorizationsOfNode(ctx.order.id, generationOf(ctx.order), ctx.nodeId);
   const http = await paymentsAdapter(ctx);
   if (!http) {
-    for (const r of rows) await paymentsPort(ctx.services).void(ctx.tx, r.id, now);
+    for (const auth of open) await payments.void(auth.id, now);
     return;
   }
   // One undo call per step: the authorization of the node's latest run.
-  const latest = rows[0];
+  const latest = open[0];
   if (!latest) return;
-  await recordVoid(ctx.tx, latest.id, now);
-  return { call: voidRequest(http, latest.gateway_ref) };
+  await payments.recordVoid(latest.id, now);
+  return { call: voidRequest(http, latest.gatewayRef) };
 }
 
 export const commerceAuthorizePayment: NodeTypeDef<NoParams> = {
@@ -57,12 +52,12 @@ export const commerceAuthorizePayment: NodeTypeDef<NoParams> = {
     const req = authorizeRequestOf(ctx);
     const http = await paymentsAdapter(ctx);
     if (http) return { call: authorizationRequest(http, { ...req, reference: stepReference(ctx) }) };
-    return authorized(await paymentsPort(ctx.services).authorize(ctx.tx, req, ctx.clock.now()));
+    return authorized(await ctx.ports.payments.authorize(req, ctx.clock.now()));
   },
   // The HTTP gateway answered: record the authorization as the ledger does, its id as the reference.
   async answer(ctx, answer): Promise<StepResult> {
     const { gatewayRef } = authorizationAnswer(answer);
-    return authorized(await recordAuthorization(ctx.tx, { ...authorizeRequestOf(ctx), id: newCommerceId('auth'), gatewayRef }, ctx.clock.now()));
+    return authorized(await ctx.ports.payments.recordAuthorization({ ...authorizeRequestOf(ctx), gatewayRef }, ctx.clock.now()));
   },
   compensate: voidOpen,
   cancel: voidOpen,

@@ -3,10 +3,8 @@ import { z } from 'zod';
 import type { ExternalCall, NodeTypeDef, StepContext, StepResult } from '../engine/node-type.js';
 import type { ChargeRequest } from '../commerce/payment-gateway.js';
 import { chargeAnswer, chargeRequest } from '../commerce/http-payment-gateway.js';
-import { recordCharge } from '../commerce/payment-records.js';
-import { newCommerceId } from '../domain/commerce-ids.js';
 import { refundChargesOfNode } from './commerce-capture-payment.js';
-import { FALLIBLE_STEP, generationOf, money, moneyText, paymentsAdapter, paymentsPort, simulateOf, stepReference } from './commerce-support.js';
+import { FALLIBLE_STEP, generationOf, money, moneyText, paymentsAdapter, simulateOf, stepReference } from './commerce-support.js';
 
 export const chargeParams = z.strictObject({
   /** How the buyer pays, recorded on the charge: `card`, `card_present` (till), `stored_card` (subscription). */
@@ -45,14 +43,13 @@ export const commerceCharge: NodeTypeDef<ChargeParams> = {
     const req = chargeRequestOf(ctx);
     const http = await paymentsAdapter(ctx);
     if (http) return { call: chargeRequest(http, { ...req, reference: stepReference(ctx) }) };
-    const { chargeId } = await paymentsPort(ctx.services).charge(ctx.tx, req, ctx.clock.now());
+    const { chargeId } = await ctx.ports.payments.charge(req, ctx.clock.now());
     return charged(ctx, chargeId);
   },
   // The HTTP gateway charged: record the charge as the ledger does, its id as the reference.
   async answer(ctx, answer): Promise<StepResult> {
     const { gatewayRef } = chargeAnswer(answer);
-    const chargeId = newCommerceId('ch');
-    await recordCharge(ctx.tx, { ...chargeRequestOf(ctx), id: chargeId, gatewayRef }, ctx.clock.now());
+    const { chargeId } = await ctx.ports.payments.recordCharge({ ...chargeRequestOf(ctx), gatewayRef }, ctx.clock.now());
     return charged(ctx, chargeId);
   },
   compensate: (ctx) => refundChargesOfNode(ctx, 'Order rolled back'),

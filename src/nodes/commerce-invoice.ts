@@ -1,7 +1,6 @@
 // Node type `commerce.invoice`: raises an on-account invoice for the order total; undo reverses it while open.
 import { z } from 'zod';
 import type { NodeTypeDef, StepContext, StepResult } from '../engine/node-type.js';
-import { newCommerceId } from '../domain/commerce-ids.js';
 import { generationOf, money, moneyText } from './commerce-support.js';
 
 export const invoiceParams = z.strictObject({
@@ -14,10 +13,7 @@ export type InvoiceParams = z.infer<typeof invoiceParams>;
 const DAY_MS = 86_400_000;
 
 async function reverseOpen(ctx: StepContext<InvoiceParams>): Promise<void> {
-  await ctx.tx.query(
-    `UPDATE invoices SET status = 'reversed', reversed_at = $4 WHERE order_id = $1 AND generation = $2 AND node_id = $3 AND status = 'open'`,
-    [ctx.order.id, generationOf(ctx.order), ctx.nodeId, ctx.clock.now()],
-  );
+  await ctx.ports.invoices.reverseOpen(ctx.order.id, generationOf(ctx.order), ctx.nodeId, ctx.clock.now());
 }
 
 export const commerceInvoice: NodeTypeDef<InvoiceParams> = {
@@ -34,14 +30,10 @@ export const commerceInvoice: NodeTypeDef<InvoiceParams> = {
   async run(ctx): Promise<StepResult> {
     const { order } = ctx;
     const now = ctx.clock.now();
-    const { rows } = await ctx.tx.query<{ number: string }>(`SELECT 'INV-' || nextval('invoice_number_seq') AS number`);
-    const number: string = rows[0].number;
-    const id = newCommerceId('inv');
     const dueAt = now + ctx.params.termsDays * DAY_MS;
-    await ctx.tx.query(
-      `INSERT INTO invoices (id, number, order_id, generation, node_id, customer_id, amount_minor, currency, terms_days, status, issued_at, due_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'open', $10, $11)`,
-      [id, number, order.id, generationOf(order), ctx.nodeId, order.customerId, order.total, order.currency, ctx.params.termsDays, now, dueAt],
+    const { id, number } = await ctx.ports.invoices.issue(
+      { orderId: order.id, generation: generationOf(order), nodeId: ctx.nodeId, customerId: order.customerId, amountMinor: order.total, currency: order.currency, termsDays: ctx.params.termsDays, dueAt },
+      now,
     );
     return {
       branch: 'ok',

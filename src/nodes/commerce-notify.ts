@@ -2,10 +2,8 @@
 // notifications feature sends it after the commit (the rows are its outbox, docs/notifications.md).
 import { z } from 'zod';
 import type { NodeTypeDef, OrderView, StepResult } from '../engine/node-type.js';
-import type { Queryable } from '../db/db.js';
+import type { StepPorts } from '../engine/step-store.js';
 import { renderTemplate } from '../engine/template.js';
-import { newCommerceId } from '../domain/commerce-ids.js';
-import { sellersById } from '../commerce/catalogue-repo.js';
 
 export const NOTIFY_AUDIENCES = ['seller', 'customer', 'operations'] as const;
 
@@ -42,20 +40,12 @@ export const commerceNotify: NodeTypeDef<NotifyParams> = {
   outputs: '{ to, recipients, notificationIds }',
   async run(ctx): Promise<StepResult> {
     const { order, params } = ctx;
-    const targets = await recipientsOf(ctx.tx, params.to, order, ctx.vars);
+    const targets = await recipientsOf(ctx.ports, params.to, order, ctx.vars);
     const scope = { order, vars: ctx.vars };
     const subject = renderTemplate(params.subject ?? DEFAULTS[params.to].subject, scope);
     const body = renderTemplate(params.message ?? DEFAULTS[params.to].message, scope);
     const now = ctx.clock.now();
-    const rows = targets.map((t) => ({ id: newCommerceId('ntf'), recipient: t.recipient, address: t.address }));
-    if (rows.length > 0)
-      await ctx.tx.query(
-        `INSERT INTO notifications (id, order_id, node_id, audience, recipient, address, subject, body, status, created_at, updated_at)
-         SELECT t.id, $2, $3, $4, t.recipient, t.address, $5, $6, 'queued', $7, $7
-           FROM jsonb_to_recordset($1::jsonb) AS t(id text, recipient text, address text)`,
-        [JSON.stringify(rows), order.id, ctx.nodeId, params.to, subject, body, now],
-      );
-    const ids = rows.map((r) => r.id);
+    const ids = await ctx.ports.notifications.queue({ orderId: order.id, nodeId: ctx.nodeId, audience: params.to, subject, body, recipients: targets }, now);
     const recipients = targets.map((t) => t.recipient);
     return {
       branch: 'ok',
@@ -71,19 +61,19 @@ interface Target {
   address: string | null;
 }
 
-async function recipientsOf(tx: Queryable, to: NotifyParams['to'], order: OrderView, vars: Record<string, unknown>): Promise<Target[]> {
+async function recipientsOf(ports: StepPorts, to: NotifyParams['to'], order: OrderView, vars: Record<string, unknown>): Promise<Target[]> {
   if (to === 'seller') {
     const pending = Array.isArray(vars.pendingSellers) ? vars.pendingSellers.filter((s): s is string => typeof s === 'string') : [];
     if (pending.length === 0) return [];
-    const sellers = await sellersById(tx, pending);
+    const sellers = await ports.catalogue.sellersById(pending);
     return pending.map((id) => ({ recipient: id, address: sellers.get(id)?.email ?? null }));
   }
   if (to === 'customer') {
     let email = typeof order.contactEmail === 'string' ? order.contactEmail : null;
-    if (!email && order.customerId) email = (await tx.query<{ email: string }>('SELECT email FROM customers WHERE id = $1', [order.customerId])).rows[0]?.email ?? null;
+    if (!email && order.customerId) email = await ports.customers.email(order.customerId);
     return email ? [{ recipient: email, address: email }] : [];
   }
   // Operations: every enabled operator of the team; with none, one row that stays visible as queued.
-  const { rows } = await tx.query<{ email: string }>("SELECT email FROM people WHERE role = 'operator' AND enabled ORDER BY email");
-  return rows.length ? rows.map((r) => ({ recipient: r.email, address: r.email })) : [{ recipient: 'operations', address: null }];
+  const emails = await ports.people.operatorEmails();
+  return emails.length ? emails.map((email) => ({ recipient: email, address: email })) : [{ recipient: 'operations', address: null }];
 }

@@ -1,13 +1,10 @@
 // Node type `commerce.payout`: schedules each accepted third-party seller's payout net of refunds and commission.
 import type { NodeTypeDef, StepContext, StepResult } from '../engine/node-type.js';
-import { sellersById } from '../commerce/catalogue-repo.js';
 import { computePayouts } from '../domain/payout-math.js';
-import { reverseScheduledPayouts, schedulePayouts, succeededRefundsMinor } from '../commerce/payouts-repo.js';
-import { sellerOrdersOf } from '../commerce/seller-orders-repo.js';
 import { money, moneyText, noParams, type NoParams } from './commerce-support.js';
 
 async function reverse(ctx: StepContext<NoParams>): Promise<void> {
-  await reverseScheduledPayouts(ctx.tx, ctx.order.id, ctx.clock.now());
+  await ctx.ports.payouts.reverseScheduled(ctx.order.id, ctx.clock.now());
 }
 
 export const commercePayout: NodeTypeDef<NoParams> = {
@@ -26,11 +23,12 @@ export const commercePayout: NodeTypeDef<NoParams> = {
   vars: 'vars.commission (total, order currency), vars.payouts = [{ sellerId, net }]',
   async run(ctx): Promise<StepResult> {
     const { order } = ctx;
+    const { catalogue, payments, payouts } = ctx.ports;
     const now = ctx.clock.now();
     const c = order.currency;
-    const sellerOrders = await sellerOrdersOf(ctx.tx, order.id);
-    const sellers = await sellersById(ctx.tx, sellerOrders.flatMap((s) => (s.sellerId ? [s.sellerId] : [])));
-    const refunds = await succeededRefundsMinor(ctx.tx, order.id);
+    const sellerOrders = await ctx.ports.sellerOrders.of(order.id);
+    const sellers = await catalogue.sellersById(sellerOrders.flatMap((s) => (s.sellerId ? [s.sellerId] : [])));
+    const refunds = await payments.refundedMinor(order.id);
     const computed = computePayouts(
       sellerOrders.map((s) => ({ sellerId: s.sellerId, status: s.status, subtotal: s.subtotalMinor })),
       (id) => sellers.get(id)!.commission,
@@ -44,8 +42,7 @@ export const commercePayout: NodeTypeDef<NoParams> = {
         vars: { commission: 0, payouts: [] },
         summary: 'No third-party seller: no payout',
       };
-    const stored = await schedulePayouts(
-      ctx.tx,
+    const stored = await payouts.schedule(
       order.id,
       c,
       computed.payouts.map((p) => ({ ...p, sellerOrderId: sellerOrders.find((s) => s.sellerId === p.sellerId)!.id, commissionRate: sellers.get(p.sellerId)!.commission })),

@@ -11,7 +11,6 @@ import { convertMinor } from '../domain/fx.js';
 import { fromMinor, toMinor } from '../domain/money.js';
 import { isPoBox } from '../domain/po-box.js';
 import type { ShipTo } from '../domain/ship-to.js';
-import { readCommerceSettings } from '../commerce/workspace-settings.js';
 
 export const POLICY_RULES = ['no_po_box', 'credit_limit', 'max_total'] as const;
 
@@ -45,7 +44,7 @@ export const commercePolicy: NodeTypeDef<PolicyParams> = {
     const { order, params } = ctx;
     const toUsdCents = async (minor: number, currency: string) => {
       if (currency === order.currency) return convertMinor(minor, currency, 'USD', { USD: 1, [currency]: currency === 'USD' ? 1 : Number(order.fxRate) });
-      return convertMinor(minor, currency, 'USD', (await readCommerceSettings(ctx.tx)).exchangeRates);
+      return convertMinor(minor, currency, 'USD', (await ctx.ports.settings.read()).exchangeRates);
     };
     let verdict: Verdict;
     switch (params.rule) {
@@ -69,23 +68,19 @@ export const commercePolicy: NodeTypeDef<PolicyParams> = {
           verdict = { passed: false, reason: 'No customer account: on-account terms need one' };
           break;
         }
-        const { rows } = await ctx.tx.query<{ credit_limit_minor: string | null }>('SELECT credit_limit_minor FROM customers WHERE id = $1', [order.customerId]);
-        if (rows.length === 0) {
+        const account = await ctx.ports.customers.creditLimit(order.customerId);
+        if (!account) {
           verdict = { passed: false, reason: `Unknown customer ${order.customerId}` };
           break;
         }
-        if (rows[0].credit_limit_minor === null) {
+        if (account.limitMinor === null) {
           verdict = { passed: true, reason: 'No credit limit set' };
           break;
         }
-        const limit = Number(rows[0].credit_limit_minor);
-        const open = await ctx.tx.query<{ amount_minor: string; currency: string }>(
-          `SELECT i.amount_minor, i.currency FROM invoices i JOIN orders o ON o.id = i.order_id
-            WHERE o.customer_id = $1 AND i.status = 'open' AND i.order_id <> $2`,
-          [order.customerId, order.id],
-        );
+        const limit = account.limitMinor;
+        const open = await ctx.ports.customers.openInvoices(order.customerId, order.id);
         let exposure = 0;
-        for (const inv of open.rows) exposure += await toUsdCents(Number(inv.amount_minor), inv.currency);
+        for (const inv of open) exposure += await toUsdCents(inv.amountMinor, inv.currency);
         const thisOrder = await toUsdCents(order.total, order.currency);
         verdict = exposure + thisOrder <= limit
           ? { passed: true, reason: `Open ${usd(exposure)} + this order ${usd(thisOrder)} within the limit of ${usd(limit)}` }

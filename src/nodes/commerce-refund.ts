@@ -3,11 +3,9 @@ import { z } from 'zod';
 import type { ExternalCall, NodeTypeDef, StepContext, StepResult } from '../engine/node-type.js';
 import { readPath } from '../engine/template.js';
 import { refundAnswer, refundRequest } from '../commerce/http-payment-gateway.js';
-import { recordRefund } from '../commerce/payment-records.js';
-import { newCommerceId } from '../domain/commerce-ids.js';
 import { TerminalError } from '../domain/errors.js';
 import { toMinor } from '../domain/money.js';
-import { FALLIBLE_STEP, money, moneyText, paymentsAdapter, paymentsPort, simulateOf } from './commerce-support.js';
+import { FALLIBLE_STEP, money, moneyText, paymentsAdapter, simulateOf } from './commerce-support.js';
 
 export const refundParams = z
   .strictObject({
@@ -31,13 +29,8 @@ interface RefundPart {
 /** How much to refund (capped at what is left) and from which charges. */
 async function planRefund(ctx: StepContext<RefundParams>): Promise<{ amount: number; parts: RefundPart[] }> {
   const { order, params } = ctx;
-  const { rows } = await ctx.tx.query(
-    `SELECT c.id, c.gateway_ref, c.amount_minor - coalesce((SELECT sum(r.amount_minor) FROM refunds r WHERE r.charge_id = c.id AND r.status = 'succeeded'), 0) AS open_minor
-       FROM payment_charges c WHERE c.order_id = $1 ORDER BY c.created_at DESC, c.id DESC`,
-    [order.id],
-  );
-  const open = rows.map((r) => ({ id: r.id as string, gatewayRef: r.gateway_ref as string, open: Number(r.open_minor) })).filter((c) => c.open > 0);
-  const refundable = open.reduce((n, c) => n + c.open, 0);
+  const open = await ctx.ports.payments.refundableChargesOfOrder(order.id);
+  const refundable = open.reduce((n, c) => n + c.openMinor, 0);
   let wanted = refundable;
   if (params.amount !== undefined) wanted = toMinor(params.amount, order.currency);
   if (params.amountFrom !== undefined) {
@@ -51,7 +44,7 @@ async function planRefund(ctx: StepContext<RefundParams>): Promise<{ amount: num
   let left = Math.max(amount, 0);
   for (const charge of open) {
     if (left === 0) break;
-    const part = Math.min(left, charge.open);
+    const part = Math.min(left, charge.openMinor);
     parts.push({ chargeId: charge.id, gatewayRef: charge.gatewayRef, amountMinor: part });
     left -= part;
   }
@@ -90,8 +83,7 @@ export const commerceRefund: NodeTypeDef<RefundParams> = {
       return { call: refundRequest(http, { orderId: order.id, currency: order.currency, reason: params.reason ?? null, parts: plan.parts.map((p) => ({ chargeRef: p.gatewayRef, amountMinor: p.amountMinor })) }) };
     const refunds = [];
     for (const part of plan.parts) {
-      const { refundId } = await paymentsPort(ctx.services).refund(
-        ctx.tx,
+      const { refundId } = await ctx.ports.payments.refund(
         { orderId: order.id, nodeId: ctx.nodeId, chargeId: part.chargeId, amountMinor: part.amountMinor, currency: order.currency, reason: params.reason ?? null, simulate: simulateOf(order) },
         ctx.clock.now(),
       );
@@ -106,10 +98,8 @@ export const commerceRefund: NodeTypeDef<RefundParams> = {
     const { gatewayRefs } = refundAnswer(answer, plan.parts.length);
     const refunds = [];
     for (const [i, part] of plan.parts.entries()) {
-      const refundId = newCommerceId('re');
-      await recordRefund(
-        ctx.tx,
-        { id: refundId, orderId: order.id, nodeId: ctx.nodeId, chargeId: part.chargeId, amountMinor: part.amountMinor, currency: order.currency, reason: params.reason ?? null, gatewayRef: gatewayRefs[i] },
+      const { refundId } = await ctx.ports.payments.recordRefund(
+        { orderId: order.id, nodeId: ctx.nodeId, chargeId: part.chargeId, amountMinor: part.amountMinor, currency: order.currency, reason: params.reason ?? null, gatewayRef: gatewayRefs[i] },
         ctx.clock.now(),
       );
       refunds.push({ refundId, chargeId: part.chargeId, amountMinor: part.amountMinor });

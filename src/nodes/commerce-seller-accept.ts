@@ -2,11 +2,9 @@
 import { z } from 'zod';
 import type { NodeTypeDef, StepResult } from '../engine/node-type.js';
 import { TerminalError } from '../domain/errors.js';
-import { dropLines, pricedLine, readOrderLines } from '../commerce/order-lines-repo.js';
+import { pricedLine } from '../commerce/priced-line.js';
 import { computeTotals } from '../domain/order-totals.js';
 import { evaluateSellerAccept, type SellerAcceptCommand } from '../domain/seller-accept.js';
-import { sellerOrdersOf, setSellerOrderStatus } from '../commerce/seller-orders-repo.js';
-import { readCommerceSettings } from '../commerce/workspace-settings.js';
 import { money, moneyText } from './commerce-support.js';
 
 export const sellerAcceptParams = z.strictObject({
@@ -41,25 +39,26 @@ export const commerceSellerAccept: NodeTypeDef<SellerAcceptParams> = {
   vars: 'vars.pendingSellers, vars.rejectedSellers (third-party sellers whose lines were dropped on partial)',
   async run(ctx): Promise<StepResult> {
     const { order, params } = ctx;
+    const { sellerOrders, orderLines, settings } = ctx.ports;
     const now = ctx.clock.now();
-    const stored = await sellerOrdersOf(ctx.tx, order.id, { lock: true });
+    const stored = await sellerOrders.lock(order.id);
     const payload = ctx.vars.seller_responded;
     const command: SellerAcceptCommand = params.mode === 'expire_pending' ? { mode: 'expire_pending' } : { mode: 'from_event', payload };
     const result = evaluateSellerAccept(stored, command);
     if (!result.ok) throw new TerminalError(result.message, 'invalid_seller_response');
     for (const next of result.orders) {
       const before = stored.find((s) => s.id === next.id)!;
-      if (before.status !== next.status) await setSellerOrderStatus(ctx.tx, next.id, next.status, next.reason ?? null, now);
+      if (before.status !== next.status) await sellerOrders.setStatus(next.id, next.status, next.reason ?? null, now);
     }
     let total = order.total;
     let totals: StepResult['totals'];
     if (result.branch === 'partial') {
       // The rejected sellers' lines leave the order; tax is recomputed on the new subtotal.
       const rejected = new Set(result.rejectedSellers);
-      const lines = await readOrderLines(ctx.tx, order.id);
-      await dropLines(ctx.tx, order.id, lines.filter((l) => l.sellerId !== null && rejected.has(l.sellerId)).map((l) => l.lineNo));
+      const lines = await orderLines.read(order.id);
+      await orderLines.drop(order.id, lines.filter((l) => l.sellerId !== null && rejected.has(l.sellerId)).map((l) => l.lineNo));
       const kept = lines.filter((l) => l.sellerId === null || !rejected.has(l.sellerId)).map(pricedLine);
-      totals = computeTotals(kept, (await readCommerceSettings(ctx.tx)).taxRate);
+      totals = computeTotals(kept, (await settings.read()).taxRate);
       total = totals.total;
     }
     const answer = params.mode === 'from_event' ? (payload as Record<string, unknown>) : null;

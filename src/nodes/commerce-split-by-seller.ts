@@ -1,14 +1,12 @@
 // Node type `commerce.split_by_seller`: one seller order per seller; `accepted` when nothing is pending, else `awaiting`.
 import type { NodeTypeDef, StepContext, StepResult } from '../engine/node-type.js';
-import { productsBySku, sellersById } from '../commerce/catalogue-repo.js';
 import { TerminalError } from '../domain/errors.js';
-import { pricedLine, readOrderLines, setLineSellers } from '../commerce/order-lines-repo.js';
-import { cancelOpenSellerOrders, insertSellerOrders } from '../commerce/seller-orders-repo.js';
+import { pricedLine } from '../commerce/priced-line.js';
 import { splitBySeller } from '../domain/seller-split.js';
 import { money, noParams, type NoParams } from './commerce-support.js';
 
 async function cancelSellerOrders(ctx: StepContext<NoParams>): Promise<void> {
-  await cancelOpenSellerOrders(ctx.tx, ctx.order.id, ctx.clock.now());
+  await ctx.ports.sellerOrders.cancelOpen(ctx.order.id, ctx.clock.now());
 }
 
 export const commerceSplitBySeller: NodeTypeDef<NoParams> = {
@@ -26,8 +24,9 @@ export const commerceSplitBySeller: NodeTypeDef<NoParams> = {
   vars: 'vars.sellers (third-party seller ids), vars.pendingSellers (those still to answer)',
   async run(ctx): Promise<StepResult> {
     const { order } = ctx;
+    const { orderLines, catalogue, sellerOrders } = ctx.ports;
     const now = ctx.clock.now();
-    const lines = await readOrderLines(ctx.tx, order.id);
+    const lines = await orderLines.read(order.id);
     const priced = lines.map((l) => {
       try {
         return pricedLine(l);
@@ -35,18 +34,17 @@ export const commerceSplitBySeller: NodeTypeDef<NoParams> = {
         throw new TerminalError((err as Error).message);
       }
     });
-    const products = await productsBySku(ctx.tx, lines.map((l) => l.sku));
+    const products = await catalogue.productsBySku(lines.map((l) => l.sku));
     const sellerIds = [...lines.map((l) => l.sellerId), ...[...products.values()].map((p) => p.sellerId)].filter((s): s is string => !!s);
-    const sellers = await sellersById(ctx.tx, sellerIds);
+    const sellers = await catalogue.sellersById(sellerIds);
     const split = splitBySeller(priced, { productOf: (sku) => products.get(sku), sellerOf: (id) => sellers.get(id) });
     if (!split.ok) throw new TerminalError(split.message, split.code);
     const moved = split.parts.flatMap((part) =>
       part.lines.filter((line) => line.sellerId !== lines.find((l) => l.lineNo === line.lineNo)!.sellerId).map((line) => ({ lineNo: line.lineNo, sellerId: line.sellerId })),
     );
-    await setLineSellers(ctx.tx, order.id, moved);
+    await orderLines.setSellers(order.id, moved);
     // What is stored wins: a split that ran before keeps the statuses sellers already gave.
-    const stored = await insertSellerOrders(
-      ctx.tx,
+    const stored = await sellerOrders.create(
       order.id,
       order.currency,
       split.parts.map((part) => ({

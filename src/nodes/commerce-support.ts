@@ -1,38 +1,21 @@
-// Shared helpers of the commerce node types: ports with their in-database defaults or HTTP adapters, money output, run scoping.
+// Shared helpers of the commerce node types: the HTTP adapters that replace a port, money output, run scoping.
 import { z } from 'zod';
-import type { OrderView, StepContext, StepServices } from '../engine/node-type.js';
+import type { OrderView, StepContext } from '../engine/node-type.js';
 import type { StoredHttpAdapter } from '../commerce/http-adapter.js';
-import type { Carrier } from '../commerce/carrier.js';
-import { ledgerCarrier } from '../commerce/ledger-carrier.js';
-import { ledgerPaymentGateway } from '../commerce/ledger-payment-gateway.js';
 import { fromMinor, minorDigits } from '../domain/money.js';
-import type { PaymentGateway } from '../commerce/payment-gateway.js';
 import { simulateSwitches, type SimulateSwitch } from '../domain/simulate.js';
 
 /**
- * Port keys in `StepServices`: a deployment may hand its own gateway or carrier to the engine
- * (`EngineOptions.services`); without one the in-database implementations record everything.
- */
-export const COMMERCE_PORTS = { payments: 'payments', carrier: 'carrier', orderExtractor: 'orderExtractor' } as const;
-
-export function paymentsPort(services: StepServices): PaymentGateway {
-  return (services[COMMERCE_PORTS.payments] as PaymentGateway | undefined) ?? ledgerPaymentGateway;
-}
-
-export function carrierPort(services: StepServices): Carrier {
-  return (services[COMMERCE_PORTS.carrier] as Carrier | undefined) ?? ledgerCarrier;
-}
-
-/**
  * The workspace's HTTP adapter of the payment gateway (docs/integrations.md), or null. When set it
- * wins over the port: the step returns the adapter's request as `{ call }` (an external step) and
- * records the ledger's rows from the answer; when null, `paymentsPort` serves the step in the transaction.
+ * wins over the ledger: the step returns the adapter's request as `{ call }` (an external step) and
+ * records the ledger's rows from the answer (`ctx.ports.payments.record*`); when null, the
+ * `payments` port's ledger gateway serves the step in the transaction.
  */
 export async function paymentsAdapter(ctx: Pick<StepContext<unknown>, 'ports'>): Promise<StoredHttpAdapter | null> {
   return (await ctx.ports.settings.read()).adapters.payments;
 }
 
-/** The workspace's HTTP adapter of the carrier, or null (then `carrierPort`); as `paymentsAdapter`. */
+/** The workspace's HTTP adapter of the carrier, or null (then the `shipments` port's in-database carrier); as `paymentsAdapter`. */
 export async function carrierAdapter(ctx: Pick<StepContext<unknown>, 'ports'>): Promise<StoredHttpAdapter | null> {
   return (await ctx.ports.settings.read()).adapters.carrier;
 }

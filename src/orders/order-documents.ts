@@ -68,17 +68,8 @@ export async function readOrderDocument(q: Queryable, orderId: string, documentI
   return rows[0] ? toDocument(rows[0]) : null;
 }
 
-/** Every document of an order, oldest first (restart copies them; the extract step reads the inbound one). */
+/** Every document of an order, oldest first (restart copies them; the extract step reads the inbound one, commerce/inbound-documents-repo.ts). */
 export async function listOrderDocuments(q: Queryable, orderId: string): Promise<OrderDocument[]> {
   const { rows } = await q.query<OrderDocumentDbRow>('SELECT * FROM order_documents WHERE order_id = $1 ORDER BY created_at, id', [orderId]);
   return rows.map(toDocument);
-}
-
-/** The inbound text (`documentText` on start) of an order, or null: what `ai.extract_order` reads. */
-export async function readInboundDocumentText(q: Queryable, orderId: string): Promise<string | null> {
-  const { rows } = await q.query<{ body: Buffer }>(
-    "SELECT body FROM order_documents WHERE order_id = $1 AND kind = 'inbound' ORDER BY created_at, id LIMIT 1",
-    [orderId],
-  );
-  return rows[0] ? rows[0].body.toString('utf8') : null;
 }

@@ -4,7 +4,6 @@ import { EventEmitter } from 'node:events';
 import type { PoolClient } from 'pg';
 import type { Db, Queryable } from '../../db/db.js';
 import type { Clock } from '../../platform/clock.js';
-import type { StepServices } from '../node-type.js';
 import type { FlowRegistry } from '../flows/flow-registry.js';
 import type { NewTimer } from '../scheduler/timer-store.js';
 import * as timerStore from '../scheduler/timer-store.js';
@@ -31,7 +30,6 @@ export interface RuntimeDeps {
   db: Db;
   clock: Clock;
   flows: FlowRegistry;
-  services?: StepServices;
   /** Builds the ports steps receive over each slice's store (engine-module.ts). */
   ports: StepPortsFactory;
   /** Called after a commit with the timers it scheduled (the scheduler indexes those due soon). */
@@ -215,7 +213,7 @@ export class OrderRuntime {
       tx,
       order,
       compiled,
-      { clock: this.deps.clock, services: this.deps.services ?? {}, stepSavepoints: savepoints, referenceCache: this.referenceCache, ports: this.deps.ports },
+      { clock: this.deps.clock, stepSavepoints: savepoints, referenceCache: this.referenceCache, ports: this.deps.ports },
       locked,
     );
   }

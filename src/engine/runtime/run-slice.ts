@@ -15,7 +15,7 @@ import { initialTransition, transition } from 'xstate';
 import type { PoolClient } from 'pg';
 import type { Clock } from '../../platform/clock.js';
 import { COMPILER_VERSION, FINAL_STATES, type CompiledFlow, type FlowEvent } from '../compiler.js';
-import { DEFAULT_RETRY_POLICY, isExternalCall, type ExternalAnswer, type ExternalRequest, type RetryPolicy, type StepContext, type StepResult, type StepServices, type WaitResolution } from '../node-type.js';
+import { DEFAULT_RETRY_POLICY, isExternalCall, type ExternalAnswer, type ExternalRequest, type RetryPolicy, type StepContext, type StepResult, type WaitResolution } from '../node-type.js';
 import { isTerminalFailure } from '../../domain/errors.js';
 import type { NewTimer } from '../scheduler/timer-store.js';
 import { emptyNodeRecord, loadNodeRecords, type NodeRecord } from './node-record.js';
@@ -42,7 +42,6 @@ type Snapshot = ReturnType<CompiledFlow['machine']['resolveState']>;
 
 export interface SliceDeps {
   clock: Clock;
-  services: StepServices;
   /**
    * Run each step inside its own SAVEPOINT. Off (the fast path), a step that throws aborts the
    * slice with StepSavepointNeeded and the command reruns with this on.
@@ -192,10 +191,8 @@ export class RunSlice {
       vars: this.order.vars,
       nodes,
       passes: { ...(this.snapshot?.context.passes ?? {}) },
-      tx: this.store.writer,
       ports: (this.portsOfSlice ??= this.deps.ports(this.store)),
       clock: this.deps.clock,
-      services: this.deps.services,
       wiredBranches: compiled.wired,
     };
   }

@@ -6,6 +6,8 @@ import { startCommerceHarness, DAY, type CommerceHarness } from './commerce-harn
 import { INVALID_ANSWER_MESSAGE } from '../../../src/domain/seller-accept.js';
 import { orderView, readOrder } from '../../../src/engine/runtime/order-row.js';
 import { commerceSplitBySeller } from '../../../src/nodes/commerce-split-by-seller.js';
+import { commerceStepPorts } from '../../../src/commerce/step-ports/commerce-step-ports.js';
+import { stepContext } from '../../unit/nodes/step-context.js';
 
 let h: CommerceHarness;
 beforeAll(async () => {
@@ -261,9 +263,9 @@ describe('split failures', () => {
     const db = h.t.service.ctx.db;
     const result = await db.tx(async (tx) => {
       const order = orderView((await readOrder(tx, id))!);
-      return commerceSplitBySeller.run!({
-        nodeId: 'split', params: {}, attempt: 2, order, vars: {}, nodes: {}, passes: {}, tx, clock: h.t.service.ctx.clock, services: {}, wiredBranches: [],
-      });
+      // The step's ports over this transaction, as a slice builds them (reference data read straight, no cache).
+      const ports = commerceStepPorts({ reader: tx, writer: tx, reference: (_table, keys, load) => load([...keys]) });
+      return commerceSplitBySeller.run!(stepContext({}, { nodeId: 'split', attempt: 2, order, ports, clock: h.t.service.ctx.clock }));
     });
     expect(result).toMatchObject({ branch: 'awaiting', vars: { sellers: ['seller_acme', 'seller_bolt'], pendingSellers: ['seller_bolt'] } });
     expect(await h.rows('SELECT count(*)::int AS n FROM seller_orders WHERE order_id = $1', [id])).toEqual([{ n: 2 }]);

@@ -1,4 +1,4 @@
-// Test helper: a StepContext for pure node tests (no database: tx and every port throw if a node touches them).
+// Test helper: a StepContext for pure node tests (no database: every port throws if a node touches it; testPorts gives some).
 import { ManualClock } from '../../../src/platform/clock.js';
 import type { OrderView, StepContext } from '../../../src/engine/node-type.js';
 import type { StepPorts } from '../../../src/engine/step-store.js';
@@ -9,6 +9,26 @@ const noPorts = new Proxy({}, {
     throw new Error(`pure node touched the port ${String(port)}`);
   },
 }) as StepPorts;
+
+/** The members of some ports a test gives a node; every other port and member throws when touched. */
+export type SomePorts = { [K in keyof StepPorts]?: Partial<StepPorts[K]> };
+
+/** Ports for a node test: the given members answer, anything else throws naming the port and member touched. */
+export function testPorts(given: SomePorts): StepPorts {
+  return new Proxy({}, {
+    get(_target, port) {
+      const members = (given as Record<string | symbol, object | undefined>)[port];
+      if (!members) throw new Error(`the node touched the port ${String(port)}`);
+      return new Proxy(members, {
+        get(target, member) {
+          const value = (target as Record<string | symbol, unknown>)[member];
+          if (value === undefined) throw new Error(`the node touched ${String(port)}.${String(member)}`);
+          return value;
+        },
+      });
+    },
+  }) as StepPorts;
+}
 
 export function testOrder(overrides: Partial<OrderView> = {}): OrderView {
   return {
@@ -37,10 +57,8 @@ export function stepContext<P>(params: P, overrides: Partial<StepContext<P>> = {
     vars: {},
     nodes: {},
     passes: {},
-    tx: { query: () => Promise.reject(new Error('pure node touched the database')) },
     ports: noPorts,
     clock: new ManualClock(1_000),
-    services: {},
     wiredBranches: [],
     ...overrides,
   };
