@@ -6,8 +6,26 @@ import ts from 'typescript';
 /** file -> the files of the tree it imports (relative specifiers resolved; packages left out). */
 export type ImportGraph = Map<string, string[]>;
 
-/** Every .ts file under `root` (relative, forward slashes) with the module specifiers of its imports and re-exports. */
-function moduleSpecifiers(root: string): Map<string, string[]> {
+/** Whether a declaration imports or re-exports types only (`import type`, `export type`, or every named binding `type`). */
+function typeOnly(node: ts.ImportDeclaration | ts.ExportDeclaration): boolean {
+  if (ts.isExportDeclaration(node)) {
+    if (node.isTypeOnly) return true;
+    const clause = node.exportClause;
+    return !!clause && ts.isNamedExports(clause) && clause.elements.length > 0 && clause.elements.every((e) => e.isTypeOnly);
+  }
+  const clause = node.importClause;
+  if (!clause) return false; // a side-effect import runs the module
+  if (clause.isTypeOnly) return true;
+  if (clause.name) return false;
+  const bindings = clause.namedBindings;
+  return !!bindings && ts.isNamedImports(bindings) && bindings.elements.length > 0 && bindings.elements.every((e) => e.isTypeOnly);
+}
+
+/**
+ * Every .ts file under `root` (relative, forward slashes) with the module specifiers of its imports and re-exports;
+ * with `runtimeOnly`, only those that load a module when the file runs (type-only imports left out).
+ */
+function moduleSpecifiers(root: string, runtimeOnly = false): Map<string, string[]> {
   const files = (fs.readdirSync(root, { recursive: true }) as string[]).filter((f) => f.endsWith('.ts')).map((f) => f.split(path.sep).join('/'));
   const out = new Map<string, string[]>();
   for (const file of files) {
@@ -15,6 +33,7 @@ function moduleSpecifiers(root: string): Map<string, string[]> {
     const specs: string[] = [];
     for (const node of source.statements) {
       if (!(ts.isImportDeclaration(node) || ts.isExportDeclaration(node))) continue;
+      if (runtimeOnly && typeOnly(node)) continue;
       const spec = node.moduleSpecifier;
       if (spec && ts.isStringLiteral(spec)) specs.push(spec.text);
     }
@@ -23,9 +42,9 @@ function moduleSpecifiers(root: string): Map<string, string[]> {
   return out;
 }
 
-/** Reads every .ts file under `root` (paths relative to `root`, with forward slashes). */
-export function importGraph(root: string): ImportGraph {
-  const specifiers = moduleSpecifiers(root);
+/** Reads every .ts file under `root` (paths relative to `root`, with forward slashes); `runtimeOnly` leaves type imports out. */
+export function importGraph(root: string, runtimeOnly = false): ImportGraph {
+  const specifiers = moduleSpecifiers(root, runtimeOnly);
   const graph: ImportGraph = new Map();
   for (const [file, specs] of specifiers) {
     const targets = specs
@@ -95,4 +114,28 @@ export function layerViolations(graph: ImportGraph, rules: readonly LayerRule[])
       if (top(file) === rule.from)
         for (const target of targets) if (refuses(rule, top(target))) out.push(`${file} -> ${target} (${rule.why})`);
   return out;
+}
+
+/** file -> the packages it loads when it runs (type-only imports left out). */
+export function runtimePackageImports(root: string): Map<string, string[]> {
+  return new Map([...moduleSpecifiers(root, true)].map(([file, specs]) => [file, specs.filter((spec) => !spec.startsWith('.'))]));
+}
+
+/**
+ * The shortest chain of runtime imports from `start` to a file that `isTarget` picks (start and target
+ * included), or null when none is reachable.
+ */
+export function importChain(graph: ImportGraph, start: string, isTarget: (file: string) => boolean): string[] | null {
+  const previous = new Map<string, string | null>([[start, null]]);
+  const queue = [start];
+  while (queue.length > 0) {
+    const file = queue.shift()!;
+    if (isTarget(file)) {
+      const chain: string[] = [];
+      for (let at: string | null = file; at !== null; at = previous.get(at) ?? null) chain.unshift(at);
+      return chain;
+    }
+    for (const next of graph.get(file) ?? []) if (!previous.has(next)) (previous.set(next, file), queue.push(next));
+  }
+  return null;
 }

@@ -1,0 +1,67 @@
+// Issue 29's rule that steps reach data only through their ports: nothing a node type (or the decision core) loads
+// at run time opens the database client, directly or through another module. Checked on src/ and on planted trees.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { importChain, importGraph, runtimePackageImports } from '../../support/import-graph.js';
+
+/** The files that must not reach the database: every node type, and the pure decision core of the engine. */
+const PURE = (file: string) => file.startsWith('nodes/') || /^engine\/run\/decide[^/]*\.ts$/.test(file) || file.startsWith('engine/run/core/');
+
+/** A chain from `file` to a module of the database layer or one loading `pg`, or null. */
+function databaseChains(root: string): string[] {
+  const graph = importGraph(root, true);
+  const packages = runtimePackageImports(root);
+  const opensDatabase = (f: string) => f.startsWith('db/') || (packages.get(f) ?? []).some((p) => p === 'pg' || p.startsWith('pg/') || p === 'pg-protocol');
+  const out: string[] = [];
+  for (const file of graph.keys()) {
+    if (!PURE(file)) continue;
+    const chain = importChain(graph, file, opensDatabase);
+    if (chain) out.push(chain.join(' -> '));
+  }
+  return out;
+}
+
+const planted: string[] = [];
+function plant(files: Record<string, string>): string {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'db-reach-'));
+  planted.push(root);
+  for (const [file, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+    fs.writeFileSync(path.join(root, file), text);
+  }
+  return root;
+}
+afterAll(() => {
+  for (const root of planted) fs.rmSync(root, { recursive: true, force: true });
+});
+
+describe('steps reach data only through ports', () => {
+  it('no node type and no part of the decision core loads the database client, directly or through what it imports', () => {
+    expect(databaseChains(path.resolve('src'))).toEqual([]);
+  });
+
+  it('fails on a step that imports the database layer', () => {
+    const root = plant({ 'nodes/step.ts': "import { q } from '../db/db.js';\nexport const s = q;\n", 'db/db.ts': "import pg from 'pg';\nexport const q = pg;\n" });
+    expect(databaseChains(root)).toEqual(['nodes/step.ts -> db/db.ts']);
+  });
+
+  it('fails on a step that reaches pg through a repository, and on the decision core importing pg', () => {
+    const root = plant({
+      'nodes/step.ts': "import { r } from '../commerce/stock-repo.js';\nexport const s = r;\n",
+      'commerce/stock-repo.ts': "import pg from 'pg';\nexport const r = pg;\n",
+      'engine/run/decide.ts': "import pg from 'pg';\nexport const d = pg;\n",
+    });
+    expect(databaseChains(root).sort()).toEqual(['engine/run/decide.ts', 'nodes/step.ts -> commerce/stock-repo.ts'].sort());
+  });
+
+  it('keeps quiet on type-only imports of row types and on ports', () => {
+    const root = plant({
+      'nodes/step.ts': "import type { Row } from '../commerce/stock-repo.js';\nimport { type Port } from '../commerce/ports/stock-port.js';\nexport type S = [Row, Port];\n",
+      'commerce/stock-repo.ts': "import pg from 'pg';\nexport interface Row { a: number }\nexport const r = pg;\n",
+      'commerce/ports/stock-port.ts': "import type { Row } from '../stock-repo.js';\nexport interface Port { read(): Row }\n",
+    });
+    expect(databaseChains(root)).toEqual([]);
+  });
+});
