@@ -18,7 +18,11 @@ const BACKLOG_SQL = `SELECT
   (SELECT coalesce(json_agg(json_build_object('kind', kind, 'pending', pending, 'due', due)), '[]'::json) FROM (
      SELECT kind, count(*)::int AS pending, count(*) FILTER (WHERE due_at <= $1)::int AS due
        FROM timers WHERE fired_at IS NULL AND cancelled_at IS NULL GROUP BY kind) t) AS timers,
-  (SELECT count(*)::int FROM outbox WHERE dispatched_at IS NULL) AS outbox`;
+  (SELECT count(*)::int FROM outbox WHERE dispatched_at IS NULL) AS outbox,
+  (SELECT coalesce(json_object_agg(state, n), '{}'::json) FROM (SELECT state, count(*)::int AS n FROM batches GROUP BY state) b) AS batches`;
+
+/** Contract 16's batch states, each reported (0 when none). */
+const BATCH_STATES = ['running', 'paused', 'completed', 'cancelled'] as const;
 
 export interface MetricSources {
   /** The service's pool (connections in use, idle, waited for). */
@@ -51,6 +55,7 @@ export class ServiceMetrics {
   private readonly timersPending: Gauge<'kind'>;
   private readonly timersDue: Gauge<'kind'>;
   private readonly outboxBacklog: Gauge;
+  private readonly batches: Gauge<'state'>;
   private readonly backlogErrors: Counter;
 
   constructor(private readonly sources: MetricSources) {
@@ -119,6 +124,7 @@ export class ServiceMetrics {
     this.timersPending = new Gauge({ name: p('timers_pending'), help: 'Timers not yet fired nor cancelled (every node), by kind', labelNames: ['kind'], registers });
     this.timersDue = new Gauge({ name: p('timers_due'), help: 'Pending timers whose due time has passed (late if this stays above 0), by kind', labelNames: ['kind'], registers });
     this.outboxBacklog = new Gauge({ name: p('outbox_backlog'), help: 'Committed order events not yet handed to their sinks (every node)', registers });
+    this.batches = new Gauge({ name: p('batches'), help: 'Batches (contract 16) of every node, by state: running, paused, completed, cancelled', labelNames: ['state'], registers });
     this.backlogErrors = new Counter({ name: p('metrics_backlog_errors_total'), help: 'Scrapes whose backlog query failed (the gauges keep their last values)', registers });
     new Gauge({
       name: p('db_pool_connections'),
@@ -175,11 +181,13 @@ export class ServiceMetrics {
   /** The Prometheus text exposition, after reading the backlogs (a failing read keeps the last values). */
   async exposition(): Promise<string> {
     try {
-      const { rows } = await this.sources.db.query<{ waits: Record<string, number>; timers: { kind: string; pending: number; due: number }[]; outbox: number }>(
-        BACKLOG_SQL,
-        [this.sources.now()],
-      );
-      const { waits, timers, outbox } = rows[0];
+      const { rows } = await this.sources.db.query<{
+        waits: Record<string, number>;
+        timers: { kind: string; pending: number; due: number }[];
+        outbox: number;
+        batches: Record<string, number>;
+      }>(BACKLOG_SQL, [this.sources.now()]);
+      const { waits, timers, outbox, batches } = rows[0];
       this.waitsOpen.reset();
       for (const kind of ['approval', 'event', 'delay']) this.waitsOpen.set({ kind }, 0);
       for (const [kind, n] of Object.entries(waits)) this.waitsOpen.set({ kind }, n);
@@ -190,6 +198,7 @@ export class ServiceMetrics {
         this.timersDue.set({ kind: t.kind }, t.due);
       }
       this.outboxBacklog.set(outbox);
+      for (const state of BATCH_STATES) this.batches.set({ state }, batches[state] ?? 0);
     } catch {
       this.backlogErrors.inc();
     }
