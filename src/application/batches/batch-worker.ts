@@ -26,10 +26,9 @@ export interface BatchWorkerOptions {
   pollMs?: number;
   /** How often expired leases are looked for (default 5 s). */
   recoverMs?: number;
+  /** How long a node trusts what it read of a batch creator's standing (default 5 s). */
+  creatorTtlMs?: number;
 }
-
-/** How long a node trusts what it read of a batch creator's standing. */
-const CREATOR_TTL_MS = 5_000;
 
 /** Refusals that can pass with time: the order is left to its lease and tried again, not recorded. */
 const TRANSIENT: ReadonlySet<ErrorKind> = new Set(['unavailable', 'throttled']);
@@ -63,6 +62,7 @@ export class BatchWorker {
   private readonly leaseMs: number;
   private readonly pollMs: number;
   private readonly recoverMs: number;
+  private readonly creatorTtlMs: number;
   private stopped = true;
   private loop: Promise<void> | null = null;
   private wakeUp: (() => void) | null = null;
@@ -72,13 +72,14 @@ export class BatchWorker {
   private nextRecovery = 0;
   /** A batch's operation, input and creator never change: read once per node. */
   private readonly works = new Map<string, BatchWork>();
-  /** The creator's standing, re-read at most every CREATOR_TTL_MS per batch (a disable or revoke reaches the batch within it). */
+  /** The creator's standing, re-read at most every creatorTtlMs per batch (a disable or revoke reaches the batch within it). */
   private readonly creators = new Map<string, { at: number; caller: Promise<Principal> }>();
 
   constructor(private readonly o: BatchWorkerOptions) {
     this.leaseMs = o.leaseMs ?? 20_000;
     this.pollMs = o.pollMs ?? 1_000;
     this.recoverMs = o.recoverMs ?? 5_000;
+    this.creatorTtlMs = o.creatorTtlMs ?? 5_000;
   }
 
   start(): void {
@@ -187,7 +188,7 @@ export class BatchWorker {
   private creator(work: BatchWork): Promise<Principal> {
     const now = Date.now();
     const cached = this.creators.get(work.id);
-    if (cached && now - cached.at < CREATOR_TTL_MS) return cached.caller;
+    if (cached && now - cached.at < this.creatorTtlMs) return cached.caller;
     const caller = currentCreator(this.o.db, work.creator, this.o.clock.now());
     // A transient failure is not remembered: the next order reads again.
     caller.catch((err: unknown) => {

@@ -48,7 +48,7 @@ export const batchSchema = z
 const batchResultSchema = z.object({ orderId: z.string(), outcome: z.enum(BATCH_OUTCOMES), error: z.string().optional().describe("skipped: the refusal's message; failed: what went wrong") });
 
 const operationName = z.enum(BATCH_OPERATION_NAMES, {
-  error: (issue) => (issue.input === undefined ? 'Required' : `Unknown operation: ${String(issue.input)}`),
+  error: (issue) => (issue.input === undefined ? 'Required' : `Unknown operation: ${typeof issue.input === 'string' ? issue.input : JSON.stringify(issue.input)}`),
 });
 
 const startInput = z
