@@ -30,7 +30,7 @@ function actions(b: BatchRow): Html {
 export function batchRow(b: BatchRow, canChange: boolean): Html {
   const processed = processedOf(b);
   return html`<tr data-batch-id="${b.id}" data-batch-state="${b.state}" data-batch-done="${b.done}" data-batch-total="${b.total}" data-batch-processed="${processed}" data-batch-operation="${b.operation}">
-<td><a href="/api/v1/batches/${encodeURIComponent(b.id)}">${b.id}</a><br><span class="hint">${formatTime(b.createdAt)} by ${b.createdBy}</span></td>
+<td>${b.id} <a href="/api/v1/batches/${encodeURIComponent(b.id)}" class="hint">results (JSON)</a><br><span class="hint">${formatTime(b.createdAt)} by ${b.createdBy}</span></td>
 <td>${BATCH_OPERATION_LABELS[b.operation] ?? b.operation}</td>
 <td data-batch-cell="state">${statusBadge(b.state)}</td>
 <td data-batch-cell="progress"><progress max="${Math.max(1, b.total)}" value="${processed}" aria-label="${processed} of ${b.total} orders processed"></progress>

@@ -54,7 +54,8 @@ dl.facts dd { margin: 0; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
 .bulk form { align-items: flex-end; }
 .bulk fieldset { border: 1px solid #ccd; border-radius: 6px; display: flex; flex-direction: column; gap: .2rem; }
-.bulk [data-bulk-input] { display: flex; flex-wrap: wrap; gap: .25rem .5rem; align-items: flex-end; }
+.bulk [data-bulk-input] { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: flex-end; }
+.bulk [data-bulk-input] label { margin-top: 0; }
 .bulk [data-bulk-summary] { flex-basis: 100%; }
 progress { width: min(100%, 14rem); }
 textarea.json { width: 100%; min-height: 24rem; font-family: ui-monospace, monospace; font-size: .9em; }

@@ -55,12 +55,12 @@ function bulkPanel(filter: Record<string, unknown>, operations: BulkOperation[])
   <div><label for="bulk-operation">Operation</label><select id="bulk-operation" name="operation" data-bulk-operation>${operations.map(
     (op) => html`<option value="${op.name}">${op.label}</option>`,
   )}</select></div>
-  <div data-bulk-input="cancel"><label for="bulk-reason">Reason</label><input id="bulk-reason" name="reason" type="text" maxlength="500" placeholder="Cancelled from the dashboard"></div>
-  <div data-bulk-input="deliver_event" hidden><label for="bulk-event">Event</label><input id="bulk-event" name="event" type="text" maxlength="100" value="payment.received">
-    <label for="bulk-payload">Payload (JSON)</label><input id="bulk-payload" name="payload" type="text" value="{}"></div>
-  <div data-bulk-input="decide_approval" hidden><label for="bulk-decision">Decision</label><select id="bulk-decision" name="decision"><option value="approved">approve</option><option value="rejected">reject</option></select>
-    <label for="bulk-node">Node (blank: the one open approval)</label><input id="bulk-node" name="nodeId" type="text" maxlength="100">
-    <label for="bulk-note">Note</label><input id="bulk-note" name="note" type="text" maxlength="2000"></div>
+  <div data-bulk-input="cancel"><div><label for="bulk-reason">Reason</label><input id="bulk-reason" name="reason" type="text" maxlength="500" placeholder="Cancelled by the batch"></div></div>
+  <div data-bulk-input="deliver_event" hidden><div><label for="bulk-event">Event</label><input id="bulk-event" name="event" type="text" maxlength="100" value="payment.received"></div>
+    <div><label for="bulk-payload">Payload (JSON)</label><input id="bulk-payload" name="payload" type="text" value="{}"></div></div>
+  <div data-bulk-input="decide_approval" hidden><div><label for="bulk-decision">Decision</label><select id="bulk-decision" name="decision"><option value="approved">approve</option><option value="rejected">reject</option></select></div>
+    <div><label for="bulk-node">Node (blank: its one open approval)</label><input id="bulk-node" name="nodeId" type="text" maxlength="100"></div>
+    <div><label for="bulk-note">Note</label><input id="bulk-note" name="note" type="text" maxlength="2000"></div></div>
   <div><label for="bulk-rate">Orders per second</label><input id="bulk-rate" name="ratePerSecond" type="number" min="1" max="1000" value="50" inputmode="numeric"></div>
   <div class="actions"><button type="button" data-bulk-count>Count the orders</button>
     <button type="button" class="primary" data-bulk-confirm hidden>Start the batch</button></div>
