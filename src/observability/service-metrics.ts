@@ -4,6 +4,7 @@ import type { Pool } from 'pg';
 import type { Queryable } from '../db/db.js';
 import type { DeliveryObservation, SliceObservation, TimerObservation } from '../engine/engine-probe.js';
 import { isFinished } from '../engine/runtime/order-row.js';
+import { BATCH_STATES } from '../batches/batch-view.js';
 
 /** Every metric name starts with this (Prometheus naming: a namespace, then the unit as a suffix). */
 export const METRIC_PREFIX = 'orders_service_';
@@ -20,9 +21,6 @@ const BACKLOG_SQL = `SELECT
        FROM timers WHERE fired_at IS NULL AND cancelled_at IS NULL GROUP BY kind) t) AS timers,
   (SELECT count(*)::int FROM outbox WHERE dispatched_at IS NULL) AS outbox,
   (SELECT coalesce(json_object_agg(state, n), '{}'::json) FROM (SELECT state, count(*)::int AS n FROM batches GROUP BY state) b) AS batches`;
-
-/** Contract 16's batch states, each reported (0 when none). */
-const BATCH_STATES = ['running', 'paused', 'completed', 'cancelled'] as const;
 
 export interface MetricSources {
   /** The service's pool (connections in use, idle, waited for). */
@@ -198,6 +196,7 @@ export class ServiceMetrics {
         this.timersDue.set({ kind: t.kind }, t.due);
       }
       this.outboxBacklog.set(outbox);
+      // Every state is reported, 0 when no batch is in it.
       for (const state of BATCH_STATES) this.batches.set({ state }, batches[state] ?? 0);
     } catch {
       this.backlogErrors.inc();
