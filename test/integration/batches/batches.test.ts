@@ -19,13 +19,18 @@ afterAll(async () => {
   await t?.close();
 });
 
-/** Starts `count` orders on `flow`, titled `<tag> <i>`; answers their ids, oldest first. */
+/** Starts `count` orders on `flow`, titled `<tag> <i>`; answers their ids in that order. */
 async function orders(flow: string, count: number, tag: string, input: Record<string, unknown> = {}): Promise<string[]> {
   const ids: string[] = [];
-  for (let i = 0; i < count; i++) {
-    const res = await t.call('POST', '/api/v1/orders', startBody(flow, { title: `${tag} ${i}`, ...input }));
-    if (res.status !== 201) throw new Error(res.text);
-    ids.push(res.body.orderId);
+  // Ten at a time; each keeps its index, so ids come back in the order of their titles.
+  for (let i = 0; i < count; i += 10) {
+    const started = await Promise.all(
+      Array.from({ length: Math.min(10, count - i) }, (_, j) => t.call('POST', '/api/v1/orders', startBody(flow, { title: `${tag} ${i + j}`, ...input }))),
+    );
+    for (const res of started) {
+      if (res.status !== 201) throw new Error(res.text);
+      ids.push(res.body.orderId);
+    }
   }
   return ids;
 }
