@@ -66,6 +66,8 @@ export class BatchWorker {
   private stopped = true;
   private loop: Promise<void> | null = null;
   private wakeUp: (() => void) | null = null;
+  /** A wake-up that came while the loop was busy: its next sleep ends at once. */
+  private woken = false;
   /** This node's worker, as its claims record it. */
   readonly id = `worker_${randomUUID().slice(0, 8)}`;
   private turn = 0;
@@ -90,7 +92,8 @@ export class BatchWorker {
 
   /** Looks for work now (a batch started or resumed on this node). */
   wake(): void {
-    this.wakeUp?.();
+    if (this.wakeUp) this.wakeUp();
+    else this.woken = true;
   }
 
   /**
@@ -200,7 +203,10 @@ export class BatchWorker {
   }
 
   private sleep(ms: number): Promise<void> {
-    if (this.stopped) return Promise.resolve();
+    if (this.stopped || this.woken) {
+      this.woken = false;
+      return Promise.resolve();
+    }
     return new Promise((resolve) => {
       const timer = setTimeout(done, ms);
       function done() {
