@@ -5,7 +5,7 @@ import type { Logger } from '../logging/logger.js';
 import type { Principal } from './principal.js';
 
 export const AUDIT_RETENTION_MS = 180 * 86_400_000;
-export const auditTypes = ['auth', 'team', 'token', 'api', 'oauth', 'integration', 'payout'] as const;
+export const auditTypes = ['auth', 'team', 'token', 'api', 'oauth', 'integration', 'payout', 'batch'] as const;
 export type AuditType = (typeof auditTypes)[number];
 
 /** Who did it, as the audit row records it. */

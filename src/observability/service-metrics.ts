@@ -4,6 +4,7 @@ import type { Pool } from 'pg';
 import type { Queryable } from '../db/db.js';
 import type { DeliveryObservation, SliceObservation, TimerObservation } from '../engine/engine-probe.js';
 import { isFinished } from '../engine/runtime/order-row.js';
+import { BATCH_STATES } from '../batches/batch-view.js';
 
 /** Every metric name starts with this (Prometheus naming: a namespace, then the unit as a suffix). */
 export const METRIC_PREFIX = 'orders_service_';
@@ -18,7 +19,8 @@ const BACKLOG_SQL = `SELECT
   (SELECT coalesce(json_agg(json_build_object('kind', kind, 'pending', pending, 'due', due)), '[]'::json) FROM (
      SELECT kind, count(*)::int AS pending, count(*) FILTER (WHERE due_at <= $1)::int AS due
        FROM timers WHERE fired_at IS NULL AND cancelled_at IS NULL GROUP BY kind) t) AS timers,
-  (SELECT count(*)::int FROM outbox WHERE dispatched_at IS NULL) AS outbox`;
+  (SELECT count(*)::int FROM outbox WHERE dispatched_at IS NULL) AS outbox,
+  (SELECT coalesce(json_object_agg(state, n), '{}'::json) FROM (SELECT state, count(*)::int AS n FROM batches GROUP BY state) b) AS batches`;
 
 export interface MetricSources {
   /** The service's pool (connections in use, idle, waited for). */
@@ -51,6 +53,7 @@ export class ServiceMetrics {
   private readonly timersPending: Gauge<'kind'>;
   private readonly timersDue: Gauge<'kind'>;
   private readonly outboxBacklog: Gauge;
+  private readonly batches: Gauge<'state'>;
   private readonly backlogErrors: Counter;
 
   constructor(private readonly sources: MetricSources) {
@@ -119,6 +122,7 @@ export class ServiceMetrics {
     this.timersPending = new Gauge({ name: p('timers_pending'), help: 'Timers not yet fired nor cancelled (every node), by kind', labelNames: ['kind'], registers });
     this.timersDue = new Gauge({ name: p('timers_due'), help: 'Pending timers whose due time has passed (late if this stays above 0), by kind', labelNames: ['kind'], registers });
     this.outboxBacklog = new Gauge({ name: p('outbox_backlog'), help: 'Committed order events not yet handed to their sinks (every node)', registers });
+    this.batches = new Gauge({ name: p('batches'), help: 'Batches (contract 16) of every node, by state: running, paused, completed, cancelled', labelNames: ['state'], registers });
     this.backlogErrors = new Counter({ name: p('metrics_backlog_errors_total'), help: 'Scrapes whose backlog query failed (the gauges keep their last values)', registers });
     new Gauge({
       name: p('db_pool_connections'),
@@ -175,11 +179,13 @@ export class ServiceMetrics {
   /** The Prometheus text exposition, after reading the backlogs (a failing read keeps the last values). */
   async exposition(): Promise<string> {
     try {
-      const { rows } = await this.sources.db.query<{ waits: Record<string, number>; timers: { kind: string; pending: number; due: number }[]; outbox: number }>(
-        BACKLOG_SQL,
-        [this.sources.now()],
-      );
-      const { waits, timers, outbox } = rows[0];
+      const { rows } = await this.sources.db.query<{
+        waits: Record<string, number>;
+        timers: { kind: string; pending: number; due: number }[];
+        outbox: number;
+        batches: Record<string, number>;
+      }>(BACKLOG_SQL, [this.sources.now()]);
+      const { waits, timers, outbox, batches } = rows[0];
       this.waitsOpen.reset();
       for (const kind of ['approval', 'event', 'delay']) this.waitsOpen.set({ kind }, 0);
       for (const [kind, n] of Object.entries(waits)) this.waitsOpen.set({ kind }, n);
@@ -190,6 +196,8 @@ export class ServiceMetrics {
         this.timersDue.set({ kind: t.kind }, t.due);
       }
       this.outboxBacklog.set(outbox);
+      // Every state is reported, 0 when no batch is in it.
+      for (const state of BATCH_STATES) this.batches.set({ state }, batches[state] ?? 0);
     } catch {
       this.backlogErrors.inc();
     }

@@ -2,19 +2,14 @@
 import type { Queryable } from '../db/db.js';
 import { MINOR_DIGITS } from '../domain/money.js';
 import { LIST_COLUMNS, toListRow, type ListDbRow, type OrderListRow } from './order-list.js';
-import { searchCondition, type SearchMode } from './order-search.js';
+import type { SearchMode } from './order-search.js';
+import { filterConditions, normaliseFilter, type OrderFilter } from './order-filter.js';
 
-export interface FindOrdersFilters {
-  q?: string;
-  status?: string;
-  model?: string;
-  channel?: string;
+/** Contract 16's filter keys (src/orders/order-filter.ts) plus the total in USD. */
+export interface FindOrdersFilters extends OrderFilter {
   /** The order total converted to USD at the order's own rate, bounds inclusive. */
   minTotalUsd?: number;
   maxTotalUsd?: number;
-  /** Epoch ms, inclusive. */
-  createdAfter?: number;
-  createdBefore?: number;
   limit: number;
 }
 
@@ -33,25 +28,14 @@ const USD_TOTAL = `(total_minor::numeric / power(10, CASE upper(currency) ${Obje
 
 /** The SQL of one search: window aggregates count and total every match before the LIMIT keeps the newest. */
 export function findOrdersSql(filters: FindOrdersFilters, mode: SearchMode): { text: string; params: unknown[] } {
-  const where: string[] = [];
   const params: unknown[] = [];
+  const where = filterConditions(normaliseFilter(filters), mode, params);
   const add = (sql: (n: number) => string, value: unknown) => {
     params.push(value);
     where.push(sql(params.length));
   };
-  if (filters.status !== undefined) add((n) => `status = $${n}`, filters.status);
-  if (filters.model !== undefined) add((n) => `model = $${n}`, filters.model);
-  if (filters.channel !== undefined) add((n) => `channel = $${n}`, filters.channel);
-  if (filters.createdAfter !== undefined) add((n) => `created_at >= $${n}`, filters.createdAfter);
-  if (filters.createdBefore !== undefined) add((n) => `created_at <= $${n}`, filters.createdBefore);
   if (filters.minTotalUsd !== undefined) add((n) => `${USD_TOTAL} >= $${n}`, filters.minTotalUsd);
   if (filters.maxTotalUsd !== undefined) add((n) => `${USD_TOTAL} <= $${n}`, filters.maxTotalUsd);
-  const q = filters.q?.trim();
-  if (q) {
-    const cond = searchCondition(mode, q, params.length + 1);
-    params.push(cond.param);
-    where.push(cond.sql);
-  }
   params.push(filters.limit);
   const text = `SELECT ${LIST_COLUMNS}, count(*) OVER () AS match_count, sum(${USD_TOTAL}) OVER () AS match_usd
     FROM orders ${where.length ? `WHERE ${where.join(' AND ')}` : ''}

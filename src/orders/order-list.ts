@@ -4,17 +4,14 @@ import type { OrderStatus } from '../engine/runtime/order-row.js';
 import { fromMinor } from '../domain/money.js';
 import { fingerprint } from './idempotency.js';
 import { decodeCursor, encodeCursor, type ListPosition } from './list-cursor.js';
-import { searchCondition, type SearchMode } from './order-search.js';
+import type { SearchMode } from './order-search.js';
+import { filterConditions, normaliseFilter, type OrderFilter } from './order-filter.js';
 
 export const LIST_LIMIT_DEFAULT = 50;
 export const LIST_LIMIT_MAX = 200;
 
-export interface OrderListFilters {
-  model?: string;
-  channel?: string;
-  status?: string;
-  q?: string;
-}
+/** The list's filters: contract 16's keys (src/orders/order-filter.ts). */
+export type OrderListFilters = OrderFilter;
 
 /** Spec "Order list row", exactly these fields; times are epoch ms. */
 export interface OrderListRow {
@@ -93,26 +90,10 @@ export function toListRow(r: ListDbRow): OrderListRow {
   };
 }
 
-/** Blank `q` means no search (a cleared search box). */
-function normalise(filters: OrderListFilters): OrderListFilters {
-  const q = filters.q?.trim();
-  return { model: filters.model, channel: filters.channel, status: filters.status, q: q ? q : undefined };
-}
-
 /** The SQL of one page (exported so a test can EXPLAIN exactly what the route runs). */
 export function listSql(filters: OrderListFilters, mode: SearchMode, after: ListPosition | null, limit: number): { text: string; params: unknown[] } {
-  const where: string[] = [];
   const params: unknown[] = [];
-  for (const [column, value] of [['model', filters.model], ['channel', filters.channel], ['status', filters.status]] as const) {
-    if (value === undefined) continue;
-    params.push(value);
-    where.push(`${column} = $${params.length}`);
-  }
-  if (filters.q !== undefined) {
-    const cond = searchCondition(mode, filters.q, params.length + 1);
-    params.push(cond.param);
-    where.push(cond.sql);
-  }
+  const where = filterConditions(filters, mode, params);
   if (after) {
     params.push(after.createdAt, after.id);
     where.push(`(created_at, id) < ($${params.length - 1}, $${params.length})`);
@@ -144,7 +125,7 @@ export async function listOrders(
   mode: SearchMode,
   request: ListOrdersRequest,
 ): Promise<{ orders: OrderListRow[]; nextCursor: string | null }> {
-  const filters = normalise(request);
+  const filters = normaliseFilter(request);
   const filterDigest = fingerprint(filters).slice(0, 16);
   const after = request.cursor ? decodeCursor(key, request.cursor, filterDigest) : null;
   const limit = request.limit ?? LIST_LIMIT_DEFAULT;

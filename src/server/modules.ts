@@ -13,5 +13,6 @@ import { oauthModule } from './oauth-module.js';
 import { assistantModule } from './assistant-module.js';
 import { agentsA2aModule } from './agents-a2a-module.js';
 import { dashboardModule } from './dashboard-module.js';
+import { batchesModule } from './batches-module.js';
 
-export const serviceModules: ServiceModule[] = [engineModule, observabilityModule, identityModule, oauthModule, ordersModule, dashboardModule, notificationsModule, commerceModule, channelsModule, agentsMcpModule, agentsA2aModule, assistantModule];
+export const serviceModules: ServiceModule[] = [engineModule, observabilityModule, identityModule, oauthModule, ordersModule, batchesModule, dashboardModule, notificationsModule, commerceModule, channelsModule, agentsMcpModule, agentsA2aModule, assistantModule];

@@ -65,6 +65,8 @@ export interface StartOptions {
   engine?: Partial<Omit<EngineOptions, 'ports'>> & { ports?: (store: StepStore) => Partial<StepPorts> };
   /** A2A options (how long a request follows its order, place_order start slots and their wait; tests change them). */
   a2a?: { followMs?: number; placeSlots?: number; placeWaitMs?: number };
+  /** The batch worker's lease, poll and recovery periods (docs/batches.md; tests shorten them). */
+  batches?: { leaseMs?: number; pollMs?: number; recoverMs?: number; creatorTtlMs?: number };
   /** Websocket idle close and ping interval (contract section 8: 5 minutes, pinged every 30 s); tests shorten them. */
   websockets?: { idleMs?: number; pingMs?: number };
 }

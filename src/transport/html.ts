@@ -56,7 +56,7 @@ export function page(o: PageOptions): string {
   const p = o.principal;
   const nav = p
     ? html`<nav aria-label="Main"><ul>
-        ${p.restricted ? '' : html`<li><a href="/orders">Orders</a></li><li><a href="/approvals">Approvals</a></li><li><a href="/flows">Flows</a></li><li><a href="/back-office">Back office</a></li><li><a href="/assistant">Assistant</a></li>`}
+        ${p.restricted ? '' : html`<li><a href="/orders">Orders</a></li><li><a href="/batches">Batches</a></li><li><a href="/approvals">Approvals</a></li><li><a href="/flows">Flows</a></li><li><a href="/back-office">Back office</a></li><li><a href="/assistant">Assistant</a></li>`}
         ${p.role === 'operator' && !p.restricted ? html`<li><a href="/team">Team</a></li><li><a href="/audit">Audit log</a></li>` : ''}
         <li><a href="/account">Account</a></li>
         <li><form method="post" action="/logout" class="inline"><button type="submit">Sign out</button></form></li>

@@ -1,7 +1,8 @@
 // Agents' order tools (contract section 11) as adapters of the operations REST binds: place, find, read, what needs attention, assess, decide, deliver, cancel.
 import { z } from 'zod';
 import { agentTool } from '../agent-tool.js';
-import { startOrderBodySchema, orderChannelSchema, orderModelSchema } from '../../domain/order-input-schema.js';
+import { startOrderBodySchema } from '../../domain/order-input-schema.js';
+import { orderFilterBodySchema, withFilterRules } from '../../orders/order-filter-schema.js';
 import { AGENT_ORDERS_SCOPE, IDEMPOTENCY_KEY_MAX } from '../../orders/idempotency.js';
 import { readOrderStatus } from '../../orders/order-status.js';
 import { soleApprovalNode } from '../../orders/sole-approval.js';
@@ -54,18 +55,14 @@ export function agentOrderTools(deps: Pick<OrderOperationDeps, 'db'>, bases: Ord
     agentTool(overview.getOrderTotals, {
       name: 'find_orders',
       summary: 'Search orders: count and USD total of every match, with the newest rows',
-      description: 'Filters by text, status, model, channel, total in USD (each order converted at its own rate) and creation time (epoch ms, inclusive). `count` and `totalUsd` cover every match; `orders` holds up to `limit` of them, newest first.',
+      description:
+        'Filters by text, status, model, channel, flow (flowId, flowVersion), the node where the order is parked (waitingAtNode), a seller or SKU of its lines (sellerId, sku), total in USD (each order converted at its own rate) and creation time (epoch ms, inclusive). `count` and `totalUsd` cover every match; `orders` holds up to `limit` of them, newest first.',
       input: z.strictObject({
-        q: z.string().max(200).optional(),
-        status: status.optional(),
-        model: orderModelSchema.optional(),
-        channel: orderChannelSchema.optional(),
+        ...orderFilterBodySchema.shape,
         minTotalUsd: z.number().min(0).optional(),
         maxTotalUsd: z.number().min(0).optional(),
-        createdAfter: z.number().int().min(0).optional(),
-        createdBefore: z.number().int().min(0).optional(),
         limit: z.number().int().min(1).max(200).default(20),
-      }),
+      }).superRefine(withFilterRules),
       output: overview.getOrderTotals.output,
       example: { status: 'waiting', model: 'marketplace', createdAfter: 1_764_547_200_000, limit: 10 },
       summarize: (o) => `${o.count} order${o.count === 1 ? '' : 's'} match, ${o.totalUsd.toFixed(2)} USD in all; ${o.orders.length} shown, newest first.`,

@@ -1,7 +1,8 @@
 // Orders: start, list, read, deliver an event, decide an approval, cancel, restart (spec "Endpoints", contract 11).
 import { z } from 'zod';
 import { defineOperation } from '../operation.js';
-import { orderChannelSchema, orderModelSchema, startOrderBodySchema } from '../../domain/order-input-schema.js';
+import { startOrderBodySchema } from '../../domain/order-input-schema.js';
+import { orderFilterQueryShape, withFilterRules } from '../../orders/order-filter-schema.js';
 import { API_ORDERS_SCOPE, fingerprint, IDEMPOTENCY_KEY_MAX, readIdempotencyKey } from '../../orders/idempotency.js';
 import { startOrder, type OrderServiceDeps } from '../../orders/start-order.js';
 import { restartOrder } from '../../orders/restart-order.js';
@@ -15,7 +16,6 @@ import {
   okSchema,
   orderListSchema,
   orderLiveStateSchema,
-  ORDER_STATUSES,
   startedSchema,
 } from '../../orders/order-schemas.js';
 
@@ -34,13 +34,10 @@ const idempotencyKey = z
 
 const startInput = z.strictObject({ ...startOrderBodySchema.shape, idempotencyKey });
 const listInput = z.object({
-  model: orderModelSchema.optional(),
-  channel: orderChannelSchema.optional(),
-  status: z.enum(ORDER_STATUSES).optional(),
-  q: z.string().max(200).optional().describe('Matches order id, title, customer id, contact email or external id, case-insensitively: anywhere in them when q has three letters or digits in a row, else at their start'),
+  ...orderFilterQueryShape,
   limit: z.coerce.number().int().min(1).max(LIST_LIMIT_MAX).optional().describe(`1 to ${LIST_LIMIT_MAX}, default ${LIST_LIMIT_DEFAULT}`),
   cursor: z.string().max(1000).optional().describe('nextCursor of the previous page'),
-});
+}).superRefine(withFilterRules);
 
 /** The order operations by name (the agents' order tools adapt some of them). */
 export function orderOperations(deps: OrderOperationDeps) {
@@ -71,7 +68,8 @@ export function orderOperations(deps: OrderOperationDeps) {
     listOrders: defineOperation({
       name: 'listOrders',
       summary: 'List orders newest first, with filters and an opaque cursor',
-      description: 'One page of order list rows, newest first. Filter by model, channel, status or a search text; `nextCursor` (null on the last page) fetches the next page with the same filters.',
+      description:
+        'One page of order list rows, newest first. Filter by model, channel, status, a search text, flow (and version), the node where the order is parked, a seller or SKU of its lines and creation time (contract 16); `nextCursor` (null on the last page) fetches the next page with the same filters.',
       feature: 'orders',
       role: 'viewer',
       effect: 'read',

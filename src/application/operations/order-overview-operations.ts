@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { defineOperation } from '../operation.js';
 import { approvalRowSchema } from './approval-operations.js';
-import { orderChannelSchema, orderModelSchema } from '../../domain/order-input-schema.js';
+import { orderFilterQueryShape, withFilterRules } from '../../orders/order-filter-schema.js';
 import { readOrderBrief } from '../../orders/order-brief.js';
 import { findOrders } from '../../orders/order-find.js';
 import { needsAttention } from '../../orders/attention.js';
@@ -53,16 +53,11 @@ export const attentionSchema = z.object({
 
 /** The filters of a search, read from a query string (numbers coerced). */
 const totalsInput = z.object({
-  q: z.string().max(200).optional().describe('Matches order id, title, customer id, contact email or external id, as on the order list'),
-  status: status.optional(),
-  model: orderModelSchema.optional(),
-  channel: orderChannelSchema.optional(),
+  ...orderFilterQueryShape,
   minTotalUsd: z.coerce.number().min(0).optional().describe('The order total in USD (at the order’s own rate), inclusive'),
   maxTotalUsd: z.coerce.number().min(0).optional(),
-  createdAfter: z.coerce.number().int().min(0).optional().describe('Epoch ms, inclusive'),
-  createdBefore: z.coerce.number().int().min(0).optional().describe('Epoch ms, inclusive'),
   limit: z.coerce.number().int().min(1).max(TOTALS_ROWS_MAX).default(20).describe(`Rows answered, 1 to ${TOTALS_ROWS_MAX} (default 20); count and totalUsd cover every match`),
-});
+}).superRefine(withFilterRules);
 
 export function orderOverviewOperations(deps: OrderOperationDeps) {
   const { db, engine } = deps;
@@ -84,7 +79,7 @@ export function orderOverviewOperations(deps: OrderOperationDeps) {
       name: 'getOrderTotals',
       summary: 'Count and USD total of every order matching filters, with the newest of them',
       description:
-        'Filters by text, status, model, channel, total in USD (each order converted at its own rate) and creation time (epoch ms, inclusive). `count` and `totalUsd` cover every match; `orders` holds up to `limit` of them, newest first. What the agents\' find_orders answers.',
+        'Filters by text, status, model, channel, flow (and version), the node where the order is parked, a seller or SKU of its lines (contract 16), total in USD (each order converted at its own rate) and creation time (epoch ms, inclusive). `count` and `totalUsd` cover every match; `orders` holds up to `limit` of them, newest first. What the agents\' find_orders answers.',
       feature: 'orders',
       role: 'viewer',
       effect: 'read',

@@ -81,6 +81,32 @@ export const REST_BINDINGS: readonly RestBinding[] = [
   { operation: 'listOrderSellerOrders', method: 'get', path: '/api/v1/orders/:id/seller-orders', success: 'Seller orders; amounts in the order currency', errors: { 404: 'Unknown order' } },
   { operation: 'listSellerOrders', method: 'get', path: '/api/v1/sellers/:id/orders', success: 'Seller orders; amounts in the order currency', errors: { 404: 'Unknown seller' } },
 
+  // Batches (contract section 16).
+  {
+    operation: 'startBatch',
+    method: 'post',
+    path: '/api/v1/batches',
+    status: 202,
+    success: 'Started: { batch } (its orders are fixed now)',
+    respond: (output: { batch: unknown } | { count: number; sample: string[] }) => ({ status: 'batch' in output ? 202 : 200, body: output }),
+    alsoAnswers: { 200: 'dryRun: { count, sample }; nothing started' },
+    errors: {
+      400: 'Invalid body: an unknown operation, an input the operation refuses, not exactly one of orderIds and filter, more than 10,000 orderIds, or a filter matching more than 100,000 orders',
+      403: "Below the operation's role (approver for decide_approval, operator otherwise)",
+    },
+  },
+  { operation: 'listBatches', method: 'get', path: '/api/v1/batches', success: 'Batches, newest first' },
+  { operation: 'getBatch', method: 'get', path: '/api/v1/batches/:id', success: 'The batch and its latest 1,000 results', errors: { 404: 'Unknown batch' } },
+  { operation: 'pauseBatch', method: 'post', path: '/api/v1/batches/:id/pause', success: 'Paused', errors: { 404: 'Unknown batch', 409: 'The batch is not running' } },
+  { operation: 'resumeBatch', method: 'post', path: '/api/v1/batches/:id/resume', success: 'Running again', errors: { 404: 'Unknown batch', 409: 'The batch is not paused' } },
+  {
+    operation: 'cancelBatch',
+    method: 'post',
+    path: '/api/v1/batches/:id/cancel',
+    success: 'Cancelled',
+    errors: { 404: 'Unknown batch', 409: 'The batch already completed or was cancelled' },
+  },
+
   // Back office (contract section 13).
   { operation: 'listSellers', method: 'get', path: '/api/v1/sellers', success: 'Sellers, by id' },
   { operation: 'listProducts', method: 'get', path: '/api/v1/products', success: 'Products with stock, by SKU' },

@@ -51,6 +51,13 @@ dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .2rem 1re
 dl.facts dt { font-weight: 600; }
 dl.facts dd { margin: 0; }
 .problems li { color: #8a1c15; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+.bulk form { align-items: flex-end; }
+.bulk fieldset { border: 1px solid #ccd; border-radius: 6px; display: flex; flex-direction: column; gap: .2rem; }
+.bulk [data-bulk-input] { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: flex-end; }
+.bulk [data-bulk-input] label { margin-top: 0; }
+.bulk [data-bulk-summary] { flex-basis: 100%; }
+progress { width: min(100%, 14rem); }
 textarea.json { width: 100%; min-height: 24rem; font-family: ui-monospace, monospace; font-size: .9em; }
 .node-info { min-height: 3rem; }
 @media (max-width: 40rem) {

@@ -23,7 +23,11 @@ import { readForm } from '../../transport/read-form.js';
 import { pagePrincipal } from '../page-principal.js';
 import { dashboardCss } from './dashboard-css.js';
 import { dashboardBundle } from './client-bundle.js';
-import { ordersPage, type OrdersFilters } from './orders-page.js';
+import { ordersPage, type BulkOperation, type OrdersFilters } from './orders-page.js';
+import { BATCH_OPERATION_LABELS, batchesPage } from './batches-page.js';
+import { BATCH_OPERATION_NAMES, BATCH_OPERATIONS, batchOperationOf } from '../../application/batches/batch-operation-table.js';
+import { ORDER_FILTER_KEYS } from '../../orders/order-filter.js';
+import { roleAtLeast } from '../../auth/roles.js';
 import { orderFragment, orderPage } from './order-page.js';
 import { liveSections } from './order-sections.js';
 import { approvalsPage } from './approvals-page.js';
@@ -94,18 +98,45 @@ export function dashboardRouter(o: DashboardRouterOptions): Router {
     seeOther(ctx, principal ? (principal.restricted ? '/account' : '/orders') : '/login');
   });
 
+  /** The batch operations (contract 16) the person may start: those whose registry operation's role they have. */
+  const bulkOperations = (principal: Principal): BulkOperation[] =>
+    BATCH_OPERATION_NAMES.filter((name) => roleAtLeast(principal.role, roleOf(BATCH_OPERATIONS[name].runs))).map((name) => ({
+      name,
+      label: BATCH_OPERATION_LABELS[name] ?? name,
+    }));
+
   router.get('/orders', async (ctx) => {
     const principal = await pagePrincipal(o.auth, ctx);
     if (!principal) return;
-    const filters: OrdersFilters = { status: one(ctx.query.status), model: one(ctx.query.model), channel: one(ctx.query.channel), q: one(ctx.query.q) };
+    const filters: OrdersFilters = {};
+    for (const key of ORDER_FILTER_KEYS) {
+      const value = one(ctx.query[key]);
+      if (value !== undefined) filters[key] = value;
+    }
+    // The creation bounds may be typed as dates (YYYY-MM-DD, UTC) as well as epoch ms.
+    for (const key of ['createdAfter', 'createdBefore'] as const) filters[key] = epochMs(filters[key]);
     const cursor = one(ctx.query.cursor);
+    const bulk = bulkOperations(principal);
     try {
       const list = await callRaw(ctx, principal, 'listOrders', { ...filters, ...(cursor ? { cursor } : {}), limit: 50 });
-      send(ctx, 200, ordersPage({ nonce: cspNonce(ctx), principal, orders: list.orders, nextCursor: list.nextCursor, filters, paged: Boolean(cursor) }));
+      send(ctx, 200, ordersPage({ nonce: cspNonce(ctx), principal, orders: list.orders, nextCursor: list.nextCursor, filters, batchFilter: batchFilter(filters), bulk, paged: Boolean(cursor) }));
     } catch (err) {
       if (!(err instanceof DomainError)) throw err;
-      send(ctx, HTTP_STATUS[err.kind] ?? 400, ordersPage({ nonce: cspNonce(ctx), principal, orders: [], nextCursor: null, filters, paged: false, error: `${err.message}: check the filters.` }));
+      const issues = err instanceof ValidationError ? ` (${err.issues.map((i) => `${i.path} ${i.message}`).join('; ')})` : '';
+      send(ctx, HTTP_STATUS[err.kind] ?? 400, ordersPage({ nonce: cspNonce(ctx), principal, orders: [], nextCursor: null, filters, batchFilter: null, bulk, paged: false, error: `${err.message}${issues}: check the filters.` }));
     }
+  });
+
+  router.get('/batches', async (ctx) => {
+    const principal = await pagePrincipal(o.auth, ctx);
+    if (!principal) return;
+    const { batches } = await call(ctx, principal, 'listBatches', {});
+    const canChange = (operation: string) => {
+      const op = batchOperationOf(operation);
+      return op !== undefined && roleAtLeast(principal.role, roleOf(op.runs));
+    };
+    const started = one(ctx.query.started)?.match(/^bat_[a-f0-9]{1,40}$/)?.[0] ?? null;
+    send(ctx, 200, batchesPage({ nonce: cspNonce(ctx), principal, batches, canChange, started }));
   });
 
   /** The new order form, with a fresh idempotency key each time it is drawn. */
@@ -142,7 +173,7 @@ export function dashboardRouter(o: DashboardRouterOptions): Router {
       call(ctx, principal, 'listOrderPayouts', { id }),
       call(ctx, principal, 'listOrderSellerOrders', { id }),
     ]);
-    return { view, sections: liveSections(view, principal, payouts, sellerOrders) };
+    return { view, sections: liveSections(view, principal, payouts, sellerOrders, { canRestart: roleAtLeast(principal.role, roleOf('restartOrder')) }) };
   }
 
   router.get('/orders/:id', async (ctx) => {
@@ -166,6 +197,18 @@ export function dashboardRouter(o: DashboardRouterOptions): Router {
     await guarded(ctx, principal, async () => {
       const { view, sections } = await orderParts(ctx, principal, ctx.params.id);
       send(ctx, 200, orderFragment(view, sections, o.clock.now()));
+    });
+  });
+
+  // Restart (contract 4) from an ended order's page: a new order with the same input, then its page.
+  router.post('/orders/:id/restart', async (ctx) => {
+    const principal = await pagePrincipal(o.auth, ctx, roleOf('restartOrder'));
+    if (!principal) return;
+    const field = await readForm(ctx);
+    const key = field('idempotencyKey').slice(0, 255);
+    await guarded(ctx, principal, async () => {
+      const { orderId } = await callRaw(ctx, principal, 'restartOrder', { id: ctx.params.id, ...(key ? { idempotencyKey: key } : {}) });
+      seeOther(ctx, `/orders/${encodeURIComponent(orderId)}`);
     });
   });
 
@@ -378,6 +421,19 @@ export function dashboardRouter(o: DashboardRouterOptions): Router {
   });
 
   return router;
+}
+
+/** A creation bound as typed: epoch ms as they are, a date or date-time (UTC unless it says otherwise) as its epoch ms; anything else as typed (the list refuses it). */
+function epochMs(value: string | undefined): string | undefined {
+  if (value === undefined || /^\d+$/.test(value)) return value;
+  const ms = Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value);
+  return Number.isFinite(ms) ? String(ms) : value;
+}
+
+/** The list's filter as a batch body takes it (numbers as JSON numbers), once the list accepted it. */
+function batchFilter(filters: OrdersFilters): Record<string, unknown> {
+  const numeric = new Set(['flowVersion', 'createdAfter', 'createdBefore']);
+  return Object.fromEntries(Object.entries(filters).filter(([, v]) => v !== undefined && v !== '').map(([k, v]) => [k, numeric.has(k) ? Number(v) : v]));
 }
 
 /** The stock review's outcome from the redirect's counts (numbers only, so the query cannot put words on the page). */

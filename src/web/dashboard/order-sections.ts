@@ -1,5 +1,7 @@
 // The live sections of the order page (waits, summary, lines, seller orders, payouts, documents, timeline), rendered on load and re-fetched on every change.
+import { randomUUID } from 'node:crypto';
 import type { Principal } from '../../auth/principal.js';
+import { RESTARTABLE_STATUSES } from '../../orders/restart-order.js';
 import { roleAtLeast } from '../../auth/roles.js';
 import type { OperationOutput } from '../../application/operation-types.js';
 import { formatTime, html, type Html } from '../../transport/html.js';
@@ -59,9 +61,19 @@ ${w.kind === 'event' && w.event === 'seller.responded' ? (operator ? sellerAnswe
   )}</ul>`;
 }
 
-export function summarySection(view: OrderView): Html {
+/** Restart (contract 4) for an order that ended failed, rolled back, cancelled or declined: a new order with the same input. */
+export function restartForm(view: OrderView): Html {
+  if (!(RESTARTABLE_STATUSES as readonly string[]).includes(view.status)) return html``;
+  // One key per drawing of the form: a double submit answers the same new order.
+  return html`<form method="post" action="/orders/${encodeURIComponent(view.orderId)}/restart" class="actions" data-restart-form>
+<input type="hidden" name="idempotencyKey" value="restart-${randomUUID()}">
+<button type="submit" class="primary" data-action-restart>Restart</button>
+<span class="hint">A new order with the same input on ${view.flow.name} v${view.flow.version}, linked to this one.</span></form>`;
+}
+
+export function summarySection(view: OrderView, canRestart = false): Html {
   const o = view.order;
-  return html`<dl class="facts">
+  return html`${canRestart ? restartForm(view) : ''}<dl class="facts">
 <dt>Status</dt><dd>${statusBadge(view.status)}${view.reason ? html` <span data-order-reason>${view.reason}</span>` : ''}</dd>
 <dt>Flow</dt><dd><a href="/flows/${encodeURIComponent(view.flow.id)}?version=${view.flow.version}">${view.flow.name}</a> v${view.flow.version}</dd>
 <dt>Model / channel</dt><dd>${o.model} / ${o.channel}</dd>
@@ -110,9 +122,9 @@ export function timelineSection(view: OrderView): Html {
 }
 
 /** Every live section by name: the page renders them in place, the fragment route answers them for the client to swap in. */
-export function liveSections(view: OrderView, principal: Principal, payouts: PayoutRow[], sellerOrders: SellerOrderRow[]): Record<string, Html> {
+export function liveSections(view: OrderView, principal: Principal, payouts: PayoutRow[], sellerOrders: SellerOrderRow[], o: { canRestart?: boolean } = {}): Record<string, Html> {
   return {
-    summary: summarySection(view),
+    summary: summarySection(view, o.canRestart),
     waits: waitsSection(view, principal, sellerOrders),
     lines: linesSection(view),
     sellerOrders: sellerOrdersSection(sellerOrders),

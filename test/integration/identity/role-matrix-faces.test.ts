@@ -178,6 +178,8 @@ const PAGES: PageRow[] = [
   { method: 'POST', path: '/orders/new', operations: ['listFlows', 'startOrder'] },
   { method: 'GET', path: '/orders/:id', operations: ['getOrder', 'listOrderPayouts', 'listOrderSellerOrders'] },
   { method: 'GET', path: '/orders/:id/live', operations: ['getOrder', 'listOrderPayouts', 'listOrderSellerOrders'] },
+  { method: 'POST', path: '/orders/:id/restart', operations: ['restartOrder'] },
+  { method: 'GET', path: '/batches', operations: ['listBatches'] },
   { method: 'GET', path: '/approvals', operations: ['listApprovals'] },
   { method: 'GET', path: '/flows', operations: ['listFlows'] },
   { method: 'GET', path: '/flows/:id', operations: ['getFlow', 'listNodeTypes'] },

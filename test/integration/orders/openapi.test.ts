@@ -35,6 +35,12 @@ const ROUTES: [string, string, { body?: boolean; ok: string }][] = [
   ['post', '/api/v1/webhook-subscriptions', { body: true, ok: '201' }],
   ['delete', '/api/v1/webhook-subscriptions/{id}', { ok: '200' }],
   ['get', '/api/v1/webhook-subscriptions/{id}/deliveries', { ok: '200' }],
+  ['post', '/api/v1/batches', { body: true, ok: '202' }],
+  ['get', '/api/v1/batches', { ok: '200' }],
+  ['get', '/api/v1/batches/{id}', { ok: '200' }],
+  ['post', '/api/v1/batches/{id}/pause', { ok: '200' }],
+  ['post', '/api/v1/batches/{id}/resume', { ok: '200' }],
+  ['post', '/api/v1/batches/{id}/cancel', { ok: '200' }],
 ];
 
 describe('openapi.json', () => {
@@ -51,7 +57,9 @@ describe('openapi.json', () => {
     expect(start.parameters.some((p: any) => p.in === 'header' && p.name === 'Idempotency-Key')).toBe(true);
     expect(Object.keys(start.responses)).toEqual(expect.arrayContaining(['200', '201', '400', '409', '422']));
     const list = doc.paths['/api/v1/orders'].get;
-    expect(list.parameters.filter((p: any) => p.in === 'query').map((p: any) => p.name).sort()).toEqual(['channel', 'cursor', 'limit', 'model', 'q', 'status']);
+    expect(list.parameters.filter((p: any) => p.in === 'query').map((p: any) => p.name).sort()).toEqual(
+      ['channel', 'createdAfter', 'createdBefore', 'cursor', 'flowId', 'flowVersion', 'limit', 'model', 'q', 'sellerId', 'sku', 'status', 'waitingAtNode'],
+    );
     expect(start.requestBody.content['application/json'].schema.properties.input.properties.model.enum).toContain('marketplace');
   });
 

@@ -31,6 +31,9 @@ const LAYER_RULES: readonly LayerRule[] = [
   { from: 'auth', notInto: [...EDGES, ...CHANNEL_FEATURES, 'application', 'orders'], why: 'identity is a feature the operations use, not an edge' },
   { from: 'orders', notInto: [...EDGES, ...CHANNEL_FEATURES, 'application'], why: 'the orders feature serves the operations and the channels' },
   { from: 'nodes', notInto: [...EDGES, ...CHANNEL_FEATURES, 'application'], why: 'steps run inside the engine: no transport, no operation' },
+  { from: 'batches', notInto: [...EDGES, ...CHANNEL_FEATURES, 'application', 'nodes'], why: 'the batches feature (its tables, claims and pace) serves the batch operations and worker, which run orders through the registry' },
+  { from: 'engine', notInto: ['batches'], why: 'the engine owns runs and is hosted by the service, not the reverse' },
+  { from: 'orders', notInto: ['batches'], why: 'the orders feature serves the operations and the channels' },
   { from: 'application', notInto: EDGES, why: 'operations are transport-free: every edge binds them, none is imported' },
   ...FACES.map((face) => ({ from: face, notInto: ROOT, why: 'a face is mounted by the composition root and imports neither it nor the metrics it wires' })),
   ...FACES.map((face) => ({ from: face, notInto: FACES.filter((other) => other !== face), why: 'the faces stand side by side: what two of them share lives below them (src/transport, or a port under application)' })),
@@ -88,6 +91,7 @@ const WHY = {
   platform: 'platform (clock, durations, health checks) is the floor: it imports only lib and logging',
   orders: 'the orders feature serves the operations and the channels',
   nodes: 'steps run inside the engine: no transport, no operation',
+  batches: 'the batches feature (its tables, claims and pace) serves the batch operations and worker, which run orders through the registry',
 };
 
 describe('each layer rule fails on its back-arrow planted again', () => {
@@ -123,6 +127,9 @@ describe('each layer rule fails on its back-arrow planted again', () => {
     ['transport never imports application', 'transport/http-errors.ts', 'application/operation.ts', WHY.transport],
     ['application never imports transport (operations are transport-free)', 'application/operation-registry.ts', 'transport/read-body.ts', WHY.application],
     ['nodes import no observability', 'nodes/end.ts', 'observability/service-metrics.ts', WHY.nodes],
+    ['batches never import the operations (the worker calls the registry, not the reverse)', 'batches/batch-claims.ts', 'application/operation-registry.ts', WHY.batches],
+    ['batches import no face', 'batches/batch-store.ts', 'http/route.ts', WHY.batches],
+    ['the orders feature never imports batches', 'orders/order-list.ts', 'batches/batch-store.ts', WHY.orders],
   ];
 
   it.each(arrows)('%s', (_rule, from, into, why) => {
@@ -168,9 +175,9 @@ describe('src/ keeps the layer rules', () => {
     expect(layerViolations(graph, LAYER_RULES)).toEqual([]);
   });
 
-  it('the web framework stays at the edges: domain, platform, engine, db, auth, orders and the application import no Koa', () => {
+  it('the web framework stays at the edges: domain, platform, engine, db, auth, orders, batches and the application import no Koa', () => {
     const framework = /^(koa|@koa\/)/;
-    const inner = new Set(['domain', 'platform', 'engine', 'db', 'auth', 'lib', 'orders', 'application']);
+    const inner = new Set(['domain', 'platform', 'engine', 'db', 'auth', 'lib', 'orders', 'batches', 'application']);
     const offenders = [...packageImports(path.resolve('src'))]
       .filter(([file]) => inner.has(file.split('/')[0]))
       .flatMap(([file, packages]) => packages.filter((p) => framework.test(p)).map((p) => `${file} -> ${p}`));

@@ -1,5 +1,6 @@
 // The dashboard's browser script (bundled by esbuild, served from /assets/dashboard.js): live order pages over the
-// order socket, approvals with the undo window, countdowns, node details on flow drawings, the draft editor's checks.
+// order socket, approvals with the undo window, countdowns, node details on flow drawings, the draft editor's checks,
+// the orders list's batch panel and the batches page's live progress.
 // No inline script or style.
 import type { OperationOutput } from '../../../application/operation-types.js';
 import type { ErrorResponse } from '../../../transport/http-errors.js';
@@ -426,6 +427,166 @@ function initFlowEditor(form: HTMLFormElement): void {
   name?.addEventListener('input', soon);
 }
 
+/** A POST of JSON to the API as the signed-in person (the session cookie; same origin), answered as JSON. */
+async function postJson(url: string, body?: unknown): Promise<{ status: number; body: WireObject }> {
+  const res = await fetch(url, {
+    method: 'POST',
+    credentials: 'same-origin',
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const answer: unknown = await res.json().catch(() => ({}));
+  return { status: res.status, body: isWireObject(answer) ? answer : {} };
+}
+
+/** An API refusal as one line: its message, and each invalid field. */
+function refusal(body: WireObject, status: number): string {
+  const issues = Array.isArray(body.issues) ? (body.issues as unknown[]).filter(isWireObject).map((i) => `${String(i.path)}: ${String(i.message)}`) : [];
+  return `Refused (${status}): ${typeof body.error === 'string' ? body.error : 'error'}${issues.length ? ` (${issues.join('; ')})` : ''}`;
+}
+
+/**
+ * The orders list's batch panel (contract 16): every order matching the filter, or the ticked rows, counted first
+ * (a dry run), then started as a batch after the person confirms the count; any change asks for a new count.
+ */
+function initBulk(form: HTMLFormElement): void {
+  const filter: unknown = JSON.parse(form.dataset.filter ?? '{}');
+  const summary = form.querySelector<HTMLElement>('[data-bulk-summary]');
+  const confirm = form.querySelector<HTMLButtonElement>('[data-bulk-confirm]');
+  const operation = form.querySelector<HTMLSelectElement>('[data-bulk-operation]');
+  const selectedCount = form.querySelector<HTMLElement>('[data-bulk-selected]');
+  const value = (name: string) => (form.elements.namedItem(name) as HTMLInputElement | HTMLSelectElement | null)?.value.trim() ?? '';
+  const selected = () => Array.from(document.querySelectorAll<HTMLInputElement>('input[data-select-order]:checked')).map((c) => c.value);
+  const scope = () => (form.querySelector<HTMLInputElement>('input[name="scope"]:checked')?.value === 'selected' ? 'selected' : 'filter');
+  const showInputs = () => {
+    for (const el of Array.from(form.querySelectorAll<HTMLElement>('[data-bulk-input]'))) el.hidden = el.dataset.bulkInput !== operation?.value;
+  };
+  const reset = () => {
+    if (confirm) confirm.hidden = true;
+    delete form.dataset.bulkCount;
+  };
+  /** The batch body the form describes, or a message saying what to fix. */
+  const body = (): Record<string, unknown> | string => {
+    const op = operation?.value ?? '';
+    let input: Record<string, unknown> = {};
+    if (op === 'cancel' && value('reason')) input = { reason: value('reason') };
+    if (op === 'deliver_event') {
+      let payload: unknown;
+      try {
+        payload = JSON.parse(value('payload') || '{}');
+      } catch {
+        return 'The payload is not JSON.';
+      }
+      input = { event: value('event'), ...(isWireObject(payload) && Object.keys(payload).length ? { payload } : {}) };
+    }
+    if (op === 'decide_approval') input = { decision: value('decision'), ...(value('nodeId') ? { nodeId: value('nodeId') } : {}), ...(value('note') ? { note: value('note') } : {}) };
+    const ids = selected();
+    if (scope() === 'selected' && ids.length === 0) return 'Select at least one row first.';
+    return { operation: op, ...(scope() === 'selected' ? { orderIds: ids } : { filter }), input, ratePerSecond: Number(value('ratePerSecond')) || 50 };
+  };
+  form.addEventListener('input', reset);
+  form.addEventListener('change', () => {
+    showInputs();
+    reset();
+  });
+  document.addEventListener('change', (e) => {
+    if (!(e.target instanceof HTMLInputElement) || !e.target.matches('[data-select-order]')) return;
+    if (selectedCount) selectedCount.textContent = String(selected().length);
+    reset();
+  });
+  showInputs();
+  form.querySelector('[data-bulk-count]')?.addEventListener('click', () => {
+    void (async () => {
+      const b = body();
+      if (typeof b === 'string') return say(summary, b, 'error');
+      const res = await postJson('/api/v1/batches', { ...b, dryRun: true });
+      if (res.status !== 200) return say(summary, refusal(res.body, res.status), 'error');
+      const count = Number(res.body.count);
+      form.dataset.bulkCount = String(count);
+      say(summary, count === 0 ? 'No order matches: nothing to do.' : `${count} order${count === 1 ? '' : 's'} will be processed at most ${String(b.ratePerSecond)} per second. Start?`);
+      if (confirm) confirm.hidden = count === 0;
+    })();
+  });
+  confirm?.addEventListener('click', () => {
+    void (async () => {
+      const b = body();
+      if (typeof b === 'string') return say(summary, b, 'error');
+      confirm.disabled = true;
+      const res = await postJson('/api/v1/batches', b);
+      confirm.disabled = false;
+      const batch = isWireObject(res.body.batch) ? res.body.batch : null;
+      if (res.status !== 202 || !batch) return say(summary, refusal(res.body, res.status), 'error');
+      location.assign(`/batches?started=${encodeURIComponent(String(batch.id))}`);
+    })();
+  });
+}
+
+/** /batches: every second the API's list updates each row in place (new batches redraw the table); pause, resume and cancel. */
+function initBatches(root: HTMLElement): void {
+  const status = document.querySelector('[data-action-status]');
+  const tbody = root.querySelector('tbody');
+  const update = (row: HTMLElement, b: WireObject) => {
+    const done = Number(b.done);
+    const processed = done + Number(b.failed) + Number(b.skipped);
+    const state = String(b.state);
+    Object.assign(row.dataset, { batchState: state, batchDone: String(done), batchTotal: String(b.total), batchProcessed: String(processed) });
+    const badge = row.querySelector('[data-batch-cell="state"] .status');
+    if (badge) {
+      badge.className = `status status-${state.replace(/[^a-z_]/g, '')}`;
+      badge.textContent = state;
+    }
+    const bar = row.querySelector<HTMLProgressElement>('[data-batch-cell="progress"] progress');
+    if (bar) {
+      bar.value = processed;
+      bar.setAttribute('aria-label', `${processed} of ${String(b.total)} orders processed`);
+    }
+    const counts = row.querySelector('[data-batch-cell="progress"] .hint');
+    if (counts) counts.textContent = `${done} done, ${String(b.skipped)} skipped, ${String(b.failed)} failed of ${String(b.total)}`;
+    const finished = row.querySelector('[data-batch-cell="finished"]');
+    if (finished && typeof b.finishedAt === 'number') finished.textContent = new Date(b.finishedAt).toISOString().replace('T', ' ').replace(/\.\d{3}Z$/, ' UTC');
+    const show = { pause: state === 'running', resume: state === 'paused', cancel: state === 'running' || state === 'paused' };
+    for (const button of Array.from(row.querySelectorAll<HTMLButtonElement>('button[data-batch-action]')))
+      button.hidden = !show[button.dataset.batchAction as keyof typeof show];
+  };
+  const redraw = async () => {
+    const res = await fetch('/batches', { credentials: 'same-origin', headers: { accept: 'text/html' } });
+    if (!res.ok || !tbody) return;
+    const fresh = new DOMParser().parseFromString(await res.text(), 'text/html').querySelector('[data-batches-list] tbody');
+    if (fresh) tbody.replaceChildren(...Array.from(fresh.childNodes).map((n) => document.importNode(n, true)));
+    document.querySelector('[data-empty]')?.remove();
+  };
+  const poll = async () => {
+    const res = await fetch('/api/v1/batches', { credentials: 'same-origin', headers: { accept: 'application/json' } });
+    if (!res.ok) return;
+    const answer: unknown = await res.json();
+    const batches = isWireObject(answer) && Array.isArray(answer.batches) ? (answer.batches as unknown[]).filter(isWireObject) : [];
+    let unknown = false;
+    for (const b of batches) {
+      const row = root.querySelector<HTMLElement>(`[data-batch-id="${CSS.escape(String(b.id))}"]`);
+      if (row) update(row, b);
+      else unknown = true;
+    }
+    if (unknown) await redraw();
+    root.dataset.polled = String(Number(root.dataset.polled ?? '0') + 1);
+  };
+  root.addEventListener('click', (e) => {
+    const button = (e.target as Element).closest<HTMLButtonElement>('button[data-batch-action]');
+    const row = button?.closest<HTMLElement>('[data-batch-id]');
+    if (!button || !row) return;
+    void (async () => {
+      button.disabled = true;
+      const action = button.dataset.batchAction ?? '';
+      const res = await postJson(`/api/v1/batches/${encodeURIComponent(row.dataset.batchId ?? '')}/${action}`);
+      button.disabled = false;
+      if (res.status === 200 && isWireObject(res.body.batch)) {
+        update(row, res.body.batch);
+        say(status, `Batch ${row.dataset.batchId ?? ''}: ${String(res.body.batch.state)}.`);
+      } else say(status, refusal(res.body, res.status), 'error');
+    })();
+  });
+  setInterval(() => void poll().catch(() => undefined), 1000);
+}
+
 const orderRoot = document.querySelector<HTMLElement>('[data-order-page]');
 if (orderRoot) initOrderPage(orderRoot);
 const approvalsRoot = document.querySelector<HTMLElement>('[data-approvals-page]');
@@ -434,4 +595,8 @@ const flowRoot = document.querySelector<HTMLElement>('[data-flow-diagram-page]')
 if (flowRoot) initFlowPage(flowRoot);
 const editor = document.querySelector<HTMLFormElement>('form[data-flow-editor]');
 if (editor) initFlowEditor(editor);
+const bulk = document.querySelector<HTMLFormElement>('form[data-bulk-form]');
+if (bulk) initBulk(bulk);
+const batchesRoot = document.querySelector<HTMLElement>('[data-batches-list]');
+if (batchesRoot) initBatches(batchesRoot);
 document.documentElement.dataset.dashboardReady = 'true';
