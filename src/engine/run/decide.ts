@@ -104,8 +104,8 @@ function fireTimer(d: RunDraft, timer: FiredTimer): boolean {
     return true;
   }
   if (timer.kind === TIMER_KINDS.stepRetry) {
-    const attempt = (timer.payload as { attempt?: unknown }).attempt;
-    if (typeof attempt !== 'number' || timer.nodeId === null || !retryDue(d, timer.nodeId, attempt)) return false;
+    const attempt = retryDue(d, timer);
+    if (attempt === null || timer.nodeId === null) return false;
     d.agenda.unshift({ do: 'runStep', nodeId: timer.nodeId, attempt });
     return true;
   }

@@ -7,6 +7,7 @@ import type { WaitRow } from '../runtime/waits.js';
 import type { CallRow } from '../runtime/order-calls.js';
 import { isFinished } from '../runtime/order-row.js';
 import { awaitsAnswer } from '../runtime/run-decisions.js';
+import type { FiredTimer } from './run-input.js';
 import { currentNode, type RunState } from './run-state.js';
 
 /** The open wait of this generation that waits for `event` (undefined: none does). */
@@ -36,10 +37,15 @@ export function timerOfRun(order: { status: string; generation: number }, payloa
   return !isFinished(order.status) && generation === order.generation;
 }
 
-/** Whether a retry timer for attempt `attempt` of `nodeId` is due: the machine stands there, the node runs attempt - 1. */
-export function retryDue(state: Pick<RunState, 'snapshot' | 'nodes'>, nodeId: string | null, attempt: number): boolean {
-  const rec = nodeId === null ? undefined : state.nodes.get(nodeId);
-  return nodeId !== null && currentNode(state) === nodeId && rec !== undefined && rec.status === 'running' && rec.attempt === attempt - 1;
+/**
+ * The attempt a step's retry timer runs, when it is due: the machine stands at its node, which
+ * still runs the attempt before it in the same run of the node. Null for a timer that is spent.
+ */
+export function retryDue(state: Pick<RunState, 'snapshot' | 'nodes'>, timer: Pick<FiredTimer, 'nodeId' | 'run' | 'payload'>): number | null {
+  const attempt = (timer.payload as { attempt?: unknown } | null)?.attempt;
+  const rec = timer.nodeId === null ? undefined : state.nodes.get(timer.nodeId);
+  if (typeof attempt !== 'number' || !rec || currentNode(state) !== timer.nodeId) return null;
+  return rec.status === 'running' && rec.attempt === attempt - 1 && (timer.run === null || timer.run === rec.runs) ? attempt : null;
 }
 
 /** Whether the run waits for this call's answer (a later or other call's answer is late: recorded, nothing else). */

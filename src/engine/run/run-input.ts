@@ -7,6 +7,8 @@ export interface FiredTimer {
   id: string;
   kind: string;
   nodeId: string | null;
+  /** The run of the node the timer was set for. */
+  run: number | null;
   payload: unknown;
 }
 

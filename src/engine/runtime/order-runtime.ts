@@ -336,9 +336,8 @@ export class OrderRuntime {
         return { slice, result: undefined };
       }
       if (timer.kind === TIMER_KINDS.stepRetry) {
-        const attempt = (timer.payload as { attempt: number }).attempt;
         const slice = await this.openSlice(tx, locked, savepoints);
-        if (!retryDue(slice.run, timer.nodeId, attempt)) return { slice: null, result: undefined };
+        if (retryDue(slice.run, timer) === null) return { slice: null, result: undefined };
         await slice.apply({ type: 'timer', timer });
         return { slice, result: undefined };
       }
