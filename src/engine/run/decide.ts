@@ -84,7 +84,7 @@ function takeCommand(d: RunDraft, command: RunCommand): boolean {
       cancel(d, command.reason);
       return true;
     case 'answer':
-      answer(d, command.call, command.answer);
+      takeAnswer(d, command.call, command.answer);
       return true;
   }
 }
@@ -117,7 +117,7 @@ function fireTimer(d: RunDraft, timer: FiredTimer): boolean {
  * other step answer is late (only the timeline hears of it); an undo call's answer is recorded and
  * a failure that may pass is tried again by the node's retry policy.
  */
-function answer(d: RunDraft, call: CallRow, answer: ExternalAnswer): void {
+function takeAnswer(d: RunDraft, call: CallRow, answer: ExternalAnswer): void {
   const label = d.label(call.nodeId);
   if (call.purpose === 'undo') {
     const policy = retryPolicyOf(d.compiled(call.nodeId));

@@ -97,7 +97,7 @@ export class RunHost {
     return this.invoker.statements;
   }
 
-  now(): number {
+  private now(): number {
     return this.deps.clock.now();
   }
 
