@@ -74,7 +74,7 @@ export class RunHost {
   }
 
   /** The run as decide left it. */
-  get run(): RunState {
+  get runState(): RunState {
     return this.state;
   }
 

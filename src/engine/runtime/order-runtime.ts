@@ -310,7 +310,7 @@ export class OrderRuntime {
       const call = await readCall(tx, callId);
       if (!call || call.status !== 'pending') return { slice: null, result: undefined };
       const slice = await this.openSlice(tx, locked, savepoints);
-      const current = answerAwaited(slice.run, call);
+      const current = answerAwaited(slice.runState, call);
       await recordAnswer(tx, callId, answer, current || call.purpose === 'undo' ? 'answered' : 'late', this.deps.clock.now());
       await slice.apply({ type: 'answer', call, answer });
       return { slice, result: undefined };
@@ -337,7 +337,7 @@ export class OrderRuntime {
       }
       if (timer.kind === TIMER_KINDS.stepRetry) {
         const slice = await this.openSlice(tx, locked, savepoints);
-        if (retryDue(slice.run, timer) === null) return { slice: null, result: undefined };
+        if (retryDue(slice.runState, timer) === null) return { slice: null, result: undefined };
         await slice.apply({ type: 'timer', timer });
         return { slice, result: undefined };
       }
