@@ -1,5 +1,5 @@
 // The order filter shared by the order list, find_orders and batches (contract 16): each key as a WHERE condition.
-import { TIMER_KINDS } from '../engine/runtime/run-slice.js';
+import { TIMER_KINDS } from '../engine/run/run-timers.js';
 import { searchCondition, type SearchMode } from './order-search.js';
 
 /**

@@ -127,7 +127,7 @@ export async function readOrder(q: Queryable, id: string): Promise<OrderRow | nu
 }
 
 /** What steps see of the order (re-read in the slice after steps that re-total it). */
-export function orderView(o: OrderRow): OrderView {
+export function orderView(o: Omit<OrderRow, 'snapshot'>): OrderView {
   return {
     id: o.id,
     model: o.model,

@@ -10,7 +10,9 @@ import * as timerStore from '../scheduler/timer-store.js';
 import { conflict, DomainError, notFound } from '../../domain/errors.js';
 import { KeyedQueue } from './keyed-queue.js';
 import { isFinished, type OrderRow } from './order-row.js';
-import { RunSlice, TIMER_KINDS } from './run-slice.js';
+import { RunHost } from '../run/run-host.js';
+import { TIMER_KINDS } from '../run/run-timers.js';
+import { answerAwaited, approvalWait, awaitedEvents, eventWait, retryDue, timeoutWait, timerOfRun } from '../run/input-match.js';
 import { beginAndLockOrder, type LockedOrder } from './order-lock.js';
 import { StepSavepointNeeded } from './step-savepoint-needed.js';
 import { StalePreparedPlan } from './stale-prepared-plan.js';
@@ -107,7 +109,7 @@ export class OrderRuntime {
   private async command<T>(
     kind: SliceCommand,
     orderId: string,
-    fn: (tx: PoolClient, locked: LockedOrder, savepoints: boolean) => Promise<{ slice: RunSlice | null; result: T }>,
+    fn: (tx: PoolClient, locked: LockedOrder, savepoints: boolean) => Promise<{ slice: RunHost | null; result: T }>,
     open: OpenCommand = lockExisting(orderId),
   ): Promise<T> {
     return this.queue.run(orderId, () => withSpan(`order.${kind}`, { 'order.id': orderId }, () => this.commandInQueue(kind, orderId, fn, open)));
@@ -117,12 +119,12 @@ export class OrderRuntime {
   private async commandInQueue<T>(
     kind: SliceCommand,
     orderId: string,
-    fn: (tx: PoolClient, locked: LockedOrder, savepoints: boolean) => Promise<{ slice: RunSlice | null; result: T }>,
+    fn: (tx: PoolClient, locked: LockedOrder, savepoints: boolean) => Promise<{ slice: RunHost | null; result: T }>,
     open: OpenCommand,
   ): Promise<T> {
     const began = performance.now();
     let attempts = 0;
-    let outcome: { slice: RunSlice | null; result: T | undefined; outboxIds: string[]; from: string } | null = null;
+    let outcome: { slice: RunHost | null; result: T | undefined; outboxIds: string[]; from: string } | null = null;
     let savepoints = false;
     for (let stale = 0; !outcome; ) {
       try {
@@ -172,9 +174,9 @@ export class OrderRuntime {
    */
   private async attempt<T>(
     open: OpenCommand,
-    fn: (tx: PoolClient, locked: LockedOrder, savepoints: boolean) => Promise<{ slice: RunSlice | null; result: T }>,
+    fn: (tx: PoolClient, locked: LockedOrder, savepoints: boolean) => Promise<{ slice: RunHost | null; result: T }>,
     savepoints: boolean,
-  ): Promise<{ slice: RunSlice | null; result: T | undefined; outboxIds: string[]; from: string }> {
+  ): Promise<{ slice: RunHost | null; result: T | undefined; outboxIds: string[]; from: string }> {
     const client = await this.deps.db.pool.connect();
     // A checked-out client whose server goes away emits 'error'; the next query fails instead and the client is discarded.
     let broken: Error | null = null;
@@ -206,10 +208,10 @@ export class OrderRuntime {
     }
   }
 
-  private async openSlice(tx: PoolClient, locked: LockedOrder, savepoints: boolean): Promise<RunSlice> {
+  private async openSlice(tx: PoolClient, locked: LockedOrder, savepoints: boolean): Promise<RunHost> {
     const { order } = locked;
     const { compiled } = await this.deps.flows.load(tx, order.flowId, order.flowVersion);
-    return RunSlice.open(
+    return RunHost.open(
       tx,
       order,
       compiled,
@@ -243,12 +245,11 @@ export class OrderRuntime {
     return started === true;
   }
 
-  private readonly firstSlice = async (tx: PoolClient, locked: LockedOrder, savepoints: boolean): Promise<{ slice: RunSlice | null; result: undefined }> => {
+  private readonly firstSlice = async (tx: PoolClient, locked: LockedOrder, savepoints: boolean): Promise<{ slice: RunHost | null; result: undefined }> => {
     const { order } = locked;
     if (order.started) return { slice: null, result: undefined };
     const slice = await this.openSlice(tx, locked, savepoints);
-    slice.note('order.started', `Order started on ${order.flowId} v${order.flowVersion}`);
-    await slice.begin();
+    await slice.apply({ type: 'start' });
     return { slice, result: undefined };
   };
 
@@ -266,13 +267,11 @@ export class OrderRuntime {
     return this.command<DeliverResult>('event', orderId, async (tx, locked, savepoints) => {
       const { order } = locked;
       if (isFinished(order.status)) return { slice: null, result: { delivered: false, waitingFor: [] } };
-      const current = locked.waits.filter((w) => w.kind === 'event' && w.generation === order.generation);
-      const wait = current.find((w) => w.event === event);
+      const wait = eventWait(locked.waits, order.generation, event);
       // Nothing waits for this event: say what the order does wait for, so a caller can fix a misspelt name.
-      if (!wait) return { slice: null, result: { delivered: false, waitingFor: [...new Set(current.map((w) => w.event!))].sort() } };
+      if (!wait) return { slice: null, result: { delivered: false, waitingFor: awaitedEvents(locked.waits, order.generation) } };
       const slice = await this.openSlice(tx, locked, savepoints);
-      slice.note('event.received', `Event ${event} received`, wait.nodeId, { event });
-      await slice.resolveWait(wait, { kind: 'event', event, payload, at: slice.now() }, 'received');
+      await slice.apply({ type: 'event', event, payload });
       if (onDelivered) await onDelivered(tx, wait.nodeId);
       return { slice, result: { delivered: true, nodeId: wait.nodeId } };
     });
@@ -282,11 +281,9 @@ export class OrderRuntime {
   async decideApproval(orderId: string, nodeId: string, decision: 'approved' | 'rejected', by: string, note: string | null): Promise<void> {
     await this.command('approval', orderId, async (tx, locked, savepoints) => {
       const { order } = locked;
-      const wait = locked.waits.find((w) => w.kind === 'approval' && w.nodeId === nodeId && w.generation === order.generation);
-      if (!wait || isFinished(order.status)) throw new DomainError('not_waiting', 'That node is not waiting for an approval', 'conflict');
+      if (!approvalWait(locked.waits, order.generation, nodeId) || isFinished(order.status)) throw new DomainError('not_waiting', 'That node is not waiting for an approval', 'conflict');
       const slice = await this.openSlice(tx, locked, savepoints);
-      slice.note('approval.decided', `${decision === 'approved' ? 'Approved' : 'Rejected'} by ${by}${note ? `: ${note}` : ''}`, nodeId, { decision, by });
-      await slice.resolveWait(wait, { kind: 'approval', decision, by, note, at: slice.now() }, decision, by, note);
+      await slice.apply({ type: 'approval', nodeId, decision, by, note });
       return { slice, result: undefined };
     });
   }
@@ -297,7 +294,7 @@ export class OrderRuntime {
       const { order } = locked;
       if (isFinished(order.status)) throw conflict(`Order already ${order.status.replace('_', ' ')}`);
       const slice = await this.openSlice(tx, locked, savepoints);
-      await slice.cancel(reason);
+      await slice.apply({ type: 'cancel', reason });
       return { slice, result: undefined };
     });
   }
@@ -314,11 +311,9 @@ export class OrderRuntime {
       const call = await readCall(tx, callId);
       if (!call || call.status !== 'pending') return { slice: null, result: undefined };
       const slice = await this.openSlice(tx, locked, savepoints);
-      const current = !isFinished(locked.order.status) && slice.awaits(call);
+      const current = answerAwaited(slice.runState, call);
       await recordAnswer(tx, callId, answer, current || call.purpose === 'undo' ? 'answered' : 'late', this.deps.clock.now());
-      if (call.purpose === 'undo') slice.answerUndo(call, answer);
-      else if (current) await slice.answerStep(call, answer);
-      else slice.noteLateAnswer(call, answer);
+      await slice.apply({ type: 'answer', call, answer });
       return { slice, result: undefined };
     });
   }
@@ -334,26 +329,17 @@ export class OrderRuntime {
       const { order } = locked;
       const timer = await timerStore.claimAndMarkFired(tx, timerId, this.deps.clock.now());
       if (!timer) return { slice: null, result: undefined };
-      const generation = (timer.payload as { generation?: number } | null)?.generation;
-      if (isFinished(order.status) || generation !== order.generation) return { slice: null, result: undefined };
+      if (!timerOfRun(order, timer.payload)) return { slice: null, result: undefined };
       if (timer.kind === TIMER_KINDS.waitTimeout) {
-        const wait = locked.waits.find((w) => w.timerId === timerId);
-        if (!wait) return { slice: null, result: undefined };
+        if (!timeoutWait(locked.waits, timerId)) return { slice: null, result: undefined };
         const slice = await this.openSlice(tx, locked, savepoints);
-        const at = slice.now();
-        if (wait.kind === 'delay') await slice.resolveWait(wait, { kind: 'elapsed', at }, 'elapsed');
-        else {
-          slice.note('wait.timeout', `${wait.title ?? wait.nodeId}: timed out`, wait.nodeId);
-          await slice.resolveWait(wait, { kind: 'timeout', at }, wait.kind === 'approval' ? 'escalated' : 'timeout', wait.kind === 'approval' ? 'timeout' : null);
-        }
+        await slice.apply({ type: 'timer', timer });
         return { slice, result: undefined };
       }
       if (timer.kind === TIMER_KINDS.stepRetry) {
-        const attempt = (timer.payload as { attempt: number }).attempt;
         const slice = await this.openSlice(tx, locked, savepoints);
-        const rec = slice.node(timer.nodeId!);
-        if (slice.currentNode !== timer.nodeId || rec.status !== 'running' || rec.attempt !== attempt - 1) return { slice: null, result: undefined };
-        await slice.retryStep(timer.nodeId!, attempt);
+        if (retryDue(slice.runState, timer) === null) return { slice: null, result: undefined };
+        await slice.apply({ type: 'timer', timer });
         return { slice, result: undefined };
       }
       return { slice: null, result: undefined };

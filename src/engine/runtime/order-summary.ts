@@ -23,7 +23,7 @@ export function baseTotalUsd(totalMinor: number, currency: string, fxRate: numbe
   return fromMinor(roundHalfUp((decimal / fxRate) * 100), 'USD');
 }
 
-export function orderSummary(o: OrderRow): OrderSummary {
+export function orderSummary(o: Omit<OrderRow, 'snapshot'>): OrderSummary {
   return {
     id: o.id,
     model: o.model,

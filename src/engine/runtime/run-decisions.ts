@@ -1,9 +1,8 @@
-// The run's rules as pure functions: what a failure, an answer or an end decides. The slice performs what they decide.
+// Small pure rules decide (run/decide.ts) applies: what a failure, an answer or an end decides; also read by external steps.
 //
-// RunSlice drives the machine (XState's pure transition), runs step bodies, and records; the
-// choices in between live here, free of SQL and I/O, so they are unit-tested on their own:
-// retry or fail, which answer the run waits for, what to undo and in which order, how an undo
-// call's failure is handled, and the order's status once the machine stops.
+// Kept apart from decide because external steps and adapters use them too (isSuccessStatus,
+// mayPassLater): retry or fail, which answer the run waits for, what to undo and in which
+// order, how an undo call's failure is handled, and the order's status once the run rests.
 import type { RetryPolicy } from '../node-type.js';
 import type { NodeRecord } from './node-record.js';
 import type { CallRow } from './order-calls.js';

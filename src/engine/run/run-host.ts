@@ -1,0 +1,199 @@
+// One run slice: everything that happens to one order between two rests, inside ONE transaction: decide, perform, write.
+//
+// The host feeds a command to decide (decide.ts), collects the write effects it returns in a
+// SliceRecord, performs the I/O effect it waits for (a step body, an undo, an abandon, through the
+// StepInvoker) and feeds the outcome back, until the run rests. flush() then writes everything in
+// one statement with the orders row (slice-write.ts); the caller commits. An external step's body
+// returns a call instead of a result: decide records it and the run rests until the answer's command.
+import { randomUUID } from 'node:crypto';
+import type { PoolClient } from 'pg';
+import { COMPILER_VERSION, type CompiledFlow } from '../compiler.js';
+import { isExternalCall, type ExternalCall, type StepContext, type StepResult } from '../node-type.js';
+import { isTerminalFailure } from '../../domain/errors.js';
+import type { CachedRead } from '../../db/transaction-read-cache.js';
+import type { ReferenceVersion } from '../../db/reference-cache.js';
+import type { NewTimer } from '../scheduler/timer-store.js';
+import type { NodeRecord } from '../runtime/node-record.js';
+import type { OrderRow } from '../runtime/order-row.js';
+import { orderSummary } from '../runtime/order-summary.js';
+import { outboxRows } from '../runtime/outbox.js';
+import { SliceRecord } from '../runtime/slice-record.js';
+import { sliceWriteStatement } from '../runtime/slice-write.js';
+import type { WaitRow } from '../runtime/waits.js';
+import { decide } from './decide.js';
+import { isIoEffect, type IoEffect } from './effects.js';
+import type { EffectResult, RunCommand, StepFailure } from './run-input.js';
+import { openRunState, type RunOrder, type RunState } from './run-state.js';
+import { StepInvoker, type InvokerDeps } from './step-invoker.js';
+import { undoBody } from './undo-body.js';
+
+/** Upper bound of effects one slice performs: a flow that never waits is a bug, not a workload. */
+const MAX_EFFECTS_PER_SLICE = 10_000;
+
+export type SliceDeps = InvokerDeps;
+
+/** What the command read with the lock (order-lock.ts) besides the order row. */
+export interface SliceState {
+  nodes: Map<string, NodeRecord>;
+  /** Open waits in (since, node_id) order. */
+  waits: WaitRow[];
+  /** The reference data's version, read with the lock or the insert; null when unknown (no reference cache then). */
+  referenceVersion?: ReferenceVersion | null;
+  /** Rows the command wrote or read already (a new order's lines), entered in the slice's read cache. */
+  seeds?: readonly CachedRead[];
+}
+
+/** Why a body failed, as decide reads it: the message, whether a retry can help, and what it carried. */
+function failureOf(err: unknown): StepFailure {
+  const failure: StepFailure = { message: err instanceof Error ? err.message : String(err), terminal: isTerminalFailure(err) };
+  const carried = typeof err === 'object' && err !== null ? (err as { output?: unknown; retryAfterMs?: unknown }) : {};
+  // An external step's failure may carry what it got back (http.call: `{ status, body, attempts }`).
+  if (carried.output !== undefined) failure.output = carried.output;
+  if (typeof carried.retryAfterMs === 'number') failure.retryAfterMs = carried.retryAfterMs;
+  return failure;
+}
+
+export class RunHost {
+  private readonly record = new SliceRecord();
+  /** The node records as the slice opened them: flush writes the map when decide changed any. */
+  private readonly openedNodes: ReadonlyMap<string, NodeRecord>;
+
+  private constructor(
+    private state: RunState,
+    readonly flow: CompiledFlow,
+    private readonly invoker: StepInvoker,
+    private readonly deps: SliceDeps,
+  ) {
+    this.openedNodes = state.nodes;
+  }
+
+  /** Opens a slice over a locked order row, with its node records and open waits as the command read them. */
+  static open(tx: PoolClient, order: OrderRow, flow: CompiledFlow, deps: SliceDeps, opened: SliceState): RunHost {
+    const invoker = new StepInvoker(tx, flow, deps, opened.referenceVersion ?? null, opened.seeds ?? []);
+    return new RunHost(openRunState(flow, order, opened.nodes, opened.waits), flow, invoker, deps);
+  }
+
+  /** The run as decide left it. */
+  get runState(): RunState {
+    return this.state;
+  }
+
+  get order(): RunOrder {
+    return this.state.order;
+  }
+
+  /** The order's open waits as they stand in this slice, in (since, node id) order. */
+  get openWaits(): readonly WaitRow[] {
+    return this.state.waits;
+  }
+
+  /** Timers committed with this slice; handed to the scheduler's index after commit. */
+  get timers(): readonly NewTimer[] {
+    return this.record.timers;
+  }
+
+  /** Statements this slice sent (steps', savepoints, the write): for the metrics. */
+  get statements(): number {
+    return this.invoker.statements;
+  }
+
+  private now(): number {
+    return this.deps.clock.now();
+  }
+
+  /** Decides a command, then performs what decide waits for and feeds it back, until the run rests. */
+  async apply(command: RunCommand): Promise<void> {
+    let input: RunCommand | EffectResult = command;
+    for (let n = 0; ; n++) {
+      if (n > MAX_EFFECTS_PER_SLICE) throw new Error(`flow ${this.flow.flowKey} ran ${n} actions without waiting`);
+      const { state, effects } = decide(this.flow, this.state, { ...input, at: this.now(), newInstanceId: randomUUID() });
+      this.state = state;
+      for (const effect of effects) if (!isIoEffect(effect)) this.record.apply(effect);
+      if (!state.awaiting) return;
+      input = await this.perform(state.awaiting);
+    }
+  }
+
+  /** Runs the body an I/O effect names and answers with its outcome. */
+  private async perform(effect: IoEffect): Promise<EffectResult> {
+    const compiled = this.flow.nodes.get(effect.nodeId);
+    if (!compiled) throw new Error(`node ${effect.nodeId} is not in flow ${this.flow.flowKey}`);
+    const { def, params } = compiled;
+    if (effect.type === 'runStep') {
+      let body: (ctx: StepContext<unknown>) => Promise<StepResult | ExternalCall> | StepResult | ExternalCall;
+      if (effect.phase === 'run') {
+        const run = def.run?.bind(def);
+        if (!run) throw new Error(`node type ${def.type} has no run()`);
+        body = run;
+      } else {
+        const answer = def.answer?.bind(def);
+        if (!answer) throw new Error(`node type ${def.type} made a call but has no answer()`);
+        const { answer: received } = effect;
+        body = (ctx) => answer(ctx, received);
+      }
+      const out = await this.invoker.invoke(this.state, effect.nodeId, effect.attempt, effect.phase, body);
+      if ('threw' in out) return { type: 'stepFailed', failure: failureOf(out.threw) };
+      const result = out.ok;
+      return isExternalCall(result) ? { type: 'stepCalled', request: result.call } : { type: 'stepDone', result };
+    }
+    const rec = this.state.nodes.get(effect.nodeId);
+    const attempt = rec?.attempt ?? 0;
+    if (effect.type === 'undo') {
+      const undo = undoBody(def, params, effect.mode);
+      if (!undo) throw new Error(`node type ${def.type} has nothing to undo`);
+      const out = await this.invoker.invoke(this.state, effect.nodeId, attempt, 'undo', undo);
+      if ('threw' in out) return { type: 'undoFailed', message: failureOf(out.threw).message };
+      return { type: 'undone', call: isExternalCall(out.ok) ? out.ok.call : null };
+    }
+    const abandon = def.abandon?.bind(def);
+    if (!abandon) throw new Error(`node type ${def.type} has no abandon()`);
+    const out = await this.invoker.invoke(this.state, effect.nodeId, attempt, 'abandon', abandon);
+    return 'threw' in out ? { type: 'abandonFailed', message: failureOf(out.threw).message } : { type: 'abandoned' };
+  }
+
+  /** Whether decide changed, added or dropped a node record since the slice opened. */
+  private nodesChanged(): boolean {
+    const now = this.state.nodes;
+    if (now.size !== this.openedNodes.size) return true;
+    for (const [id, rec] of now) if (this.openedNodes.get(id) !== rec) return true;
+    return false;
+  }
+
+  /** Writes everything the slice changed in one statement (slice-write.ts); the caller commits. Returns the outbox ids written. */
+  async flush(): Promise<string[]> {
+    const { order, snapshot, waits } = this.state;
+    const outbox = outboxRows(order.id, order.generation, this.record.events, { ...orderSummary(order) });
+    const statement = sliceWriteStatement({
+      orderId: order.id,
+      now: this.now(),
+      nodes: this.nodesChanged() ? [...this.state.nodes.values()] : null,
+      newWaits: this.record.newWaits,
+      closedWaits: this.record.closedWaits,
+      timers: this.record.timers,
+      cancelTimers: this.record.cancelledTimers,
+      cancelAllTimersAt: this.record.cancelAllTimersAt,
+      timeline: this.record.timeline,
+      calls: this.record.calls,
+      outbox,
+      order: {
+        status: order.status,
+        reason: order.reason,
+        snapshot: snapshot ? { value: snapshot.value, context: snapshot.context } : null,
+        compilerVersion: COMPILER_VERSION,
+        vars: order.vars,
+        rollback: order.rollback,
+        waitingOn: waits.map((w) => w.title ?? w.nodeId),
+        waitingAt: waits.map((w) => this.flow.nodes.get(w.nodeId)?.node.label ?? w.nodeId),
+        waitingSince: waits.length ? Math.min(...waits.map((w) => w.since)) : null,
+        stepSeq: order.stepSeq,
+        subtotal: order.subtotal,
+        tax: order.tax,
+        total: order.total,
+        instanceId: order.instanceId,
+        generation: order.generation,
+      },
+    });
+    await this.invoker.sql(statement);
+    return outbox.map((r) => r.id);
+  }
+}
