@@ -35,32 +35,54 @@ export interface FlowStats {
   edges: { from: string; to: string; branch: string; count: number }[];
 }
 
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
 /**
- * The statements of an answer ($1 flow, $2 version, $3 first hour, $4 last hour; `active` the first two): each reads one aggregate table
- * through its primary key. `nodes` sums a node's hours and hands back the durations themselves while the range
- * holds at most 10,000 of them (exact percentiles), else the sum of its log buckets.
+ * A node's rows over the range, `cols` of each: whole days ($5 first, up to $6) from the daily table, the hours at the
+ * range's ends from the hourly one (both through their primary keys).
+ */
+const nodeRows = (cols: string): string =>
+  `(SELECT ${cols} FROM flow_stats_nodes WHERE flow_id = $1 AND flow_version = $2 AND hour >= $3 AND hour <= $4 AND NOT (hour >= $5 AND hour < $6)
+    UNION ALL
+    SELECT ${cols} FROM flow_stats_nodes_daily WHERE flow_id = $1 AND flow_version = $2 AND day >= $5 AND day < $6)`;
+
+/**
+ * The statements of an answer ($1 flow, $2 version, $3 first hour, $4 last hour; `nodes` also $5 and $6, the whole days
+ * inside the range; `active` $1 and $2 only): each reads aggregate tables through their primary keys, never an order.
+ * `nodes` sums a node's rows and hands back the durations themselves while the range holds at most 10,000 finished
+ * runs (exact percentiles; the arrays are read only then), else the sum of its log buckets.
  */
 export const FLOW_STATS_SQL = {
-  nodes: `WITH r AS MATERIALIZED (
-            SELECT node_id, runs, succeeded, failed, max_ms, samples, buckets FROM flow_stats_nodes
-             WHERE flow_id = $1 AND flow_version = $2 AND hour >= $3 AND hour <= $4),
-          t AS (
+  nodes: `WITH t AS (
             SELECT node_id, sum(runs)::bigint AS runs, sum(succeeded)::bigint AS succeeded, sum(failed)::bigint AS failed, max(max_ms) AS max_ms,
-                   bool_and(samples IS NOT NULL) AND coalesce(sum(cardinality(samples)), 0) <= ${EXACT_SAMPLES} AS exact
-              FROM r GROUP BY node_id)
+                   bool_and(samples IS NOT NULL) AND sum(succeeded + failed) <= ${EXACT_SAMPLES} AS exact
+              FROM ${nodeRows('node_id, runs, succeeded, failed, max_ms, samples')} AS r
+             GROUP BY node_id)
         SELECT t.node_id, t.runs, t.succeeded, t.failed, t.max_ms, t.exact,
-               CASE WHEN t.exact THEN (SELECT coalesce(array_agg(d), '{}') FROM r AS r2, unnest(r2.samples) AS d WHERE r2.node_id = t.node_id) END AS samples,
+               CASE WHEN t.exact THEN (
+                 SELECT coalesce(array_agg(d), '{}') FROM ${nodeRows('node_id, samples')} AS r, unnest(r.samples) AS d WHERE r.node_id = t.node_id) END AS samples,
                CASE WHEN NOT t.exact THEN (
                  SELECT coalesce(jsonb_object_agg(k, n), '{}'::jsonb)
-                   FROM (SELECT b.key AS k, sum(b.value::bigint) AS n FROM r AS r3, jsonb_each_text(r3.buckets) AS b WHERE r3.node_id = t.node_id GROUP BY b.key) x) END AS buckets
+                   FROM (SELECT b.key AS k, sum(b.value::bigint) AS n FROM ${nodeRows('node_id, buckets')} AS r, jsonb_each_text(r.buckets) AS b
+                          WHERE r.node_id = t.node_id GROUP BY b.key) x) END AS buckets
           FROM t`,
   edges: `SELECT from_node, to_node, branch, sum(taken)::bigint AS taken FROM flow_stats_edges
            WHERE flow_id = $1 AND flow_version = $2 AND hour >= $3 AND hour <= $4 GROUP BY from_node, to_node, branch`,
   statuses: `SELECT status, sum(orders)::bigint AS orders FROM flow_stats_statuses
               WHERE flow_id = $1 AND flow_version = $2 AND hour >= $3 AND hour <= $4 GROUP BY status`,
-  /** Now, whatever the range ($1 flow, $2 version only). */
+  /** Now, whatever the range. */
   active: `SELECT node_id, active FROM flow_stats_active WHERE flow_id = $1 AND flow_version = $2`,
 } as const;
+
+/** The parameters of each statement for a range: the whole days inside it are [$5, $6) (none: 0, 0). */
+export function flowStatsParams(range: FlowStatsRange): Record<keyof typeof FLOW_STATS_SQL, unknown[]> {
+  const firstDay = Math.ceil(range.fromHour / DAY) * DAY;
+  const endDays = Math.floor((range.toHour + HOUR) / DAY) * DAY;
+  const [dayFrom, dayTo] = endDays > firstDay ? [firstDay, endDays] : [0, 0];
+  const hours = [range.flowId, range.version, range.fromHour, range.toHour];
+  return { nodes: [...hours, dayFrom, dayTo], edges: hours, statuses: hours, active: hours.slice(0, 2) };
+}
 
 interface NodeStatsRow {
   node_id: string;
@@ -75,14 +97,14 @@ interface NodeStatsRow {
 
 /** The answer for a version over a range of creation hours. */
 export async function readFlowStats(q: Queryable, range: FlowStatsRange, shape: FlowStatsShape): Promise<FlowStats> {
-  const params = [range.flowId, range.version, range.fromHour, range.toHour];
-  const [nodeRows, edgeRows, statusRows, activeRows] = await Promise.all([
-    q.query<NodeStatsRow>(FLOW_STATS_SQL.nodes, params),
-    q.query<{ from_node: string; to_node: string; branch: string; taken: string }>(FLOW_STATS_SQL.edges, params),
-    q.query<{ status: string; orders: string }>(FLOW_STATS_SQL.statuses, params),
-    q.query<{ node_id: string; active: string }>(FLOW_STATS_SQL.active, params.slice(0, 2)),
+  const params = flowStatsParams(range);
+  const [nodeStats, edgeRows, statusRows, activeRows] = await Promise.all([
+    q.query<NodeStatsRow>(FLOW_STATS_SQL.nodes, params.nodes),
+    q.query<{ from_node: string; to_node: string; branch: string; taken: string }>(FLOW_STATS_SQL.edges, params.edges),
+    q.query<{ status: string; orders: string }>(FLOW_STATS_SQL.statuses, params.statuses),
+    q.query<{ node_id: string; active: string }>(FLOW_STATS_SQL.active, params.active),
   ]);
-  const byNode = new Map(nodeRows.rows.map((r) => [r.node_id, r]));
+  const byNode = new Map(nodeStats.rows.map((r) => [r.node_id, r]));
   const active = new Map(activeRows.rows.map((r) => [r.node_id, Math.max(0, Number(r.active))]));
   const nodes: Record<string, FlowStatsNode> = {};
   for (const id of shape.nodes) {

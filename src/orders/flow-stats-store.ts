@@ -119,6 +119,8 @@ export interface NodeRow {
 export interface PassWrite {
   orders: { order_id: string; flow_id: string; flow_version: number; hour: number; status: string; generation: number; last_chunk: number; nodes: SeenOrder['nodes'] }[];
   nodes: NodeRow[];
+  /** The same additions by day (`hour` holds the day's start). */
+  days: NodeRow[];
   edges: { flow_id: string; flow_version: number; hour: number; from_node: string; to_node: string; branch: string; taken: number }[];
   statuses: { flow_id: string; flow_version: number; hour: number; status: string; orders: number }[];
   current: { flow_id: string; flow_version: number; status: string; orders: number }[];
@@ -145,6 +147,18 @@ export async function writePass(q: Queryable, w: PassWrite): Promise<void> {
          FROM jsonb_to_recordset($2::jsonb) AS x(flow_id text, flow_version int, hour bigint, node_id text, runs bigint, succeeded bigint, failed bigint,
               max_ms bigint, samples bigint[], buckets jsonb)
        ON CONFLICT (flow_id, flow_version, hour, node_id) DO UPDATE SET
+         runs = s.runs + EXCLUDED.runs, succeeded = s.succeeded + EXCLUDED.succeeded, failed = s.failed + EXCLUDED.failed,
+         max_ms = greatest(s.max_ms, EXCLUDED.max_ms),
+         samples = CASE WHEN s.samples IS NULL OR EXCLUDED.samples IS NULL OR cardinality(s.samples) + cardinality(EXCLUDED.samples) > ${EXACT_SAMPLES}
+                        THEN NULL ELSE s.samples || EXCLUDED.samples END,
+         buckets = flow_stats_add_buckets(s.buckets, EXCLUDED.buckets)
+     ), nd AS (
+       INSERT INTO flow_stats_nodes_daily AS s (flow_id, flow_version, day, node_id, runs, succeeded, failed, max_ms, samples, buckets)
+       SELECT x.flow_id, x.flow_version, x.hour, x.node_id, x.runs, x.succeeded, x.failed, x.max_ms,
+              CASE WHEN cardinality(x.samples) > ${EXACT_SAMPLES} THEN NULL ELSE x.samples END, x.buckets
+         FROM jsonb_to_recordset($9::jsonb) AS x(flow_id text, flow_version int, hour bigint, node_id text, runs bigint, succeeded bigint, failed bigint,
+              max_ms bigint, samples bigint[], buckets jsonb)
+       ON CONFLICT (flow_id, flow_version, day, node_id) DO UPDATE SET
          runs = s.runs + EXCLUDED.runs, succeeded = s.succeeded + EXCLUDED.succeeded, failed = s.failed + EXCLUDED.failed,
          max_ms = greatest(s.max_ms, EXCLUDED.max_ms),
          samples = CASE WHEN s.samples IS NULL OR EXCLUDED.samples IS NULL OR cardinality(s.samples) + cardinality(EXCLUDED.samples) > ${EXACT_SAMPLES}
@@ -177,6 +191,7 @@ export async function writePass(q: Queryable, w: PassWrite): Promise<void> {
       JSON.stringify(w.active),
       w.cursor,
       w.now,
+      JSON.stringify(w.days),
     ],
   );
 }

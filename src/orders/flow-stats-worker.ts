@@ -22,14 +22,16 @@ import { addToBuckets } from './flow-stats-histogram.js';
 import { chunksSince, lastChunkId, lockCursor, ordersToFold, writePass, type NodeRow, type OrderToFold, type PassWrite } from './flow-stats-store.js';
 
 /** Chunk ids a pass reads at most. */
-const SPAN = 1_000;
+const SPAN = 2_000;
 /** How long a missing chunk id is waited for before it is taken for a rolled-back slice's. */
 export const GAP_GRACE_MS = 30_000;
 /** Gaps remembered at most (the oldest are given up first). */
 const MAX_GAPS = 10_000;
 const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
 
 export const hourOf = (ms: number): number => Math.floor(ms / HOUR_MS) * HOUR_MS;
+export const dayOf = (ms: number): number => Math.floor(ms / DAY_MS) * DAY_MS;
 
 /** Finished runs a pass counted, for the step-duration histogram (`/metrics`). */
 export interface CountedDurations {
@@ -174,8 +176,9 @@ export class FlowStatsWorker {
 
   /** Folds each order and sums what they add, by flow, version, hour (of order creation) and node. */
   private async fold(q: Queryable, orders: OrderToFold[], counted: CountedDurations[]): Promise<Omit<PassWrite, 'cursor' | 'now'>> {
-    const write: Omit<PassWrite, 'cursor' | 'now'> = { orders: [], nodes: [], edges: [], statuses: [], current: [], active: [] };
+    const write: Omit<PassWrite, 'cursor' | 'now'> = { orders: [], nodes: [], days: [], edges: [], statuses: [], current: [], active: [] };
     const nodes = new Map<string, NodeRow>();
+    const days = new Map<string, NodeRow>();
     const edges = new Map<string, PassWrite['edges'][number]>();
     const statuses = new Map<string, PassWrite['statuses'][number]>();
     const current = new Map<string, PassWrite['current'][number]>();
@@ -194,15 +197,18 @@ export class FlowStatsWorker {
       const base = { flow_id: order.flowId, flow_version: order.flowVersion };
       write.orders.push({ order_id: order.id, ...base, hour, status: order.status, generation: order.generation, last_chunk: order.lastChunk, nodes: r.seen.nodes });
       for (const [nodeId, d] of r.nodes) {
-        const key = `${order.flowId}\u0000${order.flowVersion}\u0000${hour}\u0000${nodeId}`;
-        let row = nodes.get(key);
-        if (!row) nodes.set(key, (row = { ...base, hour, node_id: nodeId, runs: 0, succeeded: 0, failed: 0, max_ms: null, samples: [], buckets: {} }));
-        row.runs += d.runs;
-        row.succeeded += d.succeeded;
-        row.failed += d.failed;
-        for (const ms of d.durations) row.max_ms = row.max_ms === null ? ms : Math.max(row.max_ms, ms);
-        row.samples.push(...d.durations);
-        addToBuckets(row.buckets, d.durations);
+        // The hour's row and the day's (a long range reads days).
+        for (const [rows, at] of [[nodes, hour], [days, dayOf(hour)]] as const) {
+          const key = `${order.flowId}\u0000${order.flowVersion}\u0000${at}\u0000${nodeId}`;
+          let row = rows.get(key);
+          if (!row) rows.set(key, (row = { ...base, hour: at, node_id: nodeId, runs: 0, succeeded: 0, failed: 0, max_ms: null, samples: [], buckets: {} }));
+          row.runs += d.runs;
+          row.succeeded += d.succeeded;
+          row.failed += d.failed;
+          for (const ms of d.durations) row.max_ms = row.max_ms === null ? ms : Math.max(row.max_ms, ms);
+          row.samples.push(...d.durations);
+          addToBuckets(row.buckets, d.durations);
+        }
         if (d.durations.length) {
           const type = facts.types.get(nodeId) ?? 'unknown';
           const dk = `${order.flowId}\u0000${type}`;
@@ -239,6 +245,7 @@ export class FlowStatsWorker {
       }
     }
     write.nodes = [...nodes.values()];
+    write.days = [...days.values()];
     write.edges = [...edges.values()];
     write.statuses = [...statuses.values()].filter((s) => s.orders !== 0);
     write.current = [...current.values()].filter((s) => s.orders !== 0);

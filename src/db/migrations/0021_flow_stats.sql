@@ -49,6 +49,22 @@ CREATE TABLE flow_stats_nodes (
   PRIMARY KEY (flow_id, flow_version, hour, node_id)
 );
 
+-- The same per day of order creation (UTC), so a long range reads a row per node and day, not per hour: an answer
+-- takes whole days from here and the hours at its ends from flow_stats_nodes.
+CREATE TABLE flow_stats_nodes_daily (
+  flow_id      text NOT NULL,
+  flow_version integer NOT NULL,
+  day          bigint NOT NULL,
+  node_id      text NOT NULL,
+  runs         bigint NOT NULL,
+  succeeded    bigint NOT NULL,
+  failed       bigint NOT NULL,
+  max_ms       bigint,
+  samples      bigint[],
+  buckets      jsonb NOT NULL,
+  PRIMARY KEY (flow_id, flow_version, day, node_id)
+);
+
 -- Edges taken per hour of order creation.
 CREATE TABLE flow_stats_edges (
   flow_id      text NOT NULL,

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestService } from '../../support/test-service.js';
 import type { Principal } from '../../../src/auth/principal.js';
 import type { Queryable } from '../../../src/db/db.js';
-import { FLOW_STATS_SQL } from '../../../src/orders/flow-stats-read.js';
+import { FLOW_STATS_SQL, flowStatsParams } from '../../../src/orders/flow-stats-read.js';
 import { FlowStatsWorker } from '../../../src/orders/flow-stats-worker.js';
 import { addToBuckets } from '../../../src/orders/flow-stats-histogram.js';
 import { e, n, publishFlow, startBody, startOrdersService, tokenFor } from './orders-support.js';
@@ -159,12 +159,13 @@ describe('GET /api/v1/flows/:id/stats over orders driven with the test clock', (
       if (typeof plan['Relation Name'] === 'string') relations.add(plan['Relation Name']);
       for (const child of (plan.Plans as Record<string, unknown>[] | undefined) ?? []) walk(child);
     };
+    const params = flowStatsParams({ flowId: 'stats-review', version: 1, fromHour: T0 - 7 * DAY + 5 * HOUR, toHour: T0 + DAY });
+    expect(params.nodes.slice(4)).toEqual([T0 - 6 * DAY - 9 * HOUR, T0 + DAY - 9 * HOUR]);
     for (const [name, sql] of Object.entries(FLOW_STATS_SQL)) {
-      const params = name === 'active' ? ['stats-review', 1] : ['stats-review', 1, T0 - 7 * DAY, T0 + DAY];
-      const { rows } = await t.service.ctx.db.query(`EXPLAIN (FORMAT JSON) ${sql}`, params);
+      const { rows } = await t.service.ctx.db.query(`EXPLAIN (FORMAT JSON) ${sql}`, params[name as keyof typeof params]);
       walk(rows[0]['QUERY PLAN'][0].Plan);
     }
-    expect([...relations].sort()).toEqual(['flow_stats_active', 'flow_stats_edges', 'flow_stats_nodes', 'flow_stats_statuses']);
+    expect([...relations].sort()).toEqual(['flow_stats_active', 'flow_stats_edges', 'flow_stats_nodes', 'flow_stats_nodes_daily', 'flow_stats_statuses']);
   });
 });
 
@@ -200,14 +201,16 @@ describe('the aggregation worker', () => {
   });
 
   it('past 10,000 runs the percentiles come from log buckets: at or above the exact nearest rank, less than 5 % above', async () => {
-    // Two hours of a node's stats as the worker leaves them past the exact limit: durations dropped, buckets kept.
+    // Two hours of a node's stats as the worker leaves them past the exact limit (durations dropped, buckets kept), in
+    // the hourly table and in the daily one, as it writes them.
     const durations = Array.from({ length: 12_000 }, (_, i) => 1 + ((i * 7919) % 50_000));
     const half = [durations.slice(0, 6_000), durations.slice(6_000)];
     for (const [i, part] of half.entries())
-      await db().query(
-        `INSERT INTO flow_stats_nodes (flow_id, flow_version, hour, node_id, runs, succeeded, failed, max_ms, samples, buckets) VALUES ('stats-review', 1, $1, 'late', $2, $2, 0, $3, $4, $5)`,
-        [T0 + (i + 1) * DAY, part.length, Math.max(...part), i === 0 ? null : part, JSON.stringify(addToBuckets({}, part))],
-      );
+      for (const [table, at] of [['flow_stats_nodes', 'hour'], ['flow_stats_nodes_daily', 'day']] as const)
+        await db().query(
+          `INSERT INTO ${table} (flow_id, flow_version, ${at}, node_id, runs, succeeded, failed, max_ms, samples, buckets) VALUES ('stats-review', 1, $1, 'late', $2, $2, 0, $3, $4, $5)`,
+          [at === 'hour' ? T0 + (i + 1) * DAY : Math.floor((T0 + (i + 1) * DAY) / DAY) * DAY, part.length, Math.max(...part), i === 0 ? null : part, JSON.stringify(addToBuckets({}, part))],
+        );
     const s = await answer();
     const exactP50 = nearestRank(durations, 0.5);
     const exactP95 = nearestRank(durations, 0.95);
@@ -217,7 +220,10 @@ describe('the aggregation worker', () => {
     expect(s.nodes.late.durationMs.p50).toBeLessThan(exactP50 * 1.05);
     expect(s.nodes.late.durationMs.p95).toBeGreaterThanOrEqual(exactP95);
     expect(s.nodes.late.durationMs.p95).toBeLessThan(exactP95 * 1.05);
-    await db().query(`DELETE FROM flow_stats_nodes WHERE node_id = 'late' AND flow_id = 'stats-review'`);
+    // An hour of the range outside its whole days reads the hourly row: the first hour only.
+    const hourOnly = (await t.call('GET', `/api/v1/flows/stats-review/stats?from=${T0 + DAY}&to=${T0 + DAY}`)).body;
+    expect(hourOnly.nodes.late).toMatchObject({ runs: 6_000, durationMs: { max: Math.max(...half[0]) } });
+    for (const table of ['flow_stats_nodes', 'flow_stats_nodes_daily']) await db().query(`DELETE FROM ${table} WHERE node_id = 'late' AND flow_id = 'stats-review'`);
   });
 });
 
