@@ -54,7 +54,7 @@ export interface FlowStatsWorkerOptions {
   onError(err: unknown): void;
   /** Safety poll (ms) for commits of other nodes and missed wake-ups; default 2000. */
   pollMs?: number;
-  /** How long a wake-up waits so the commits made meanwhile share a pass; default 250. */
+  /** How long a wake-up waits so the commits made meanwhile share a pass (under load at most a pass a second); default 1000. */
   coalesceMs?: number;
   /** Wall time, for the gap grace (not the service clock, which tests move). */
   monotonic?: () => number;
@@ -87,7 +87,7 @@ export class FlowStatsWorker {
       },
       onError: (err) => o.onError(err),
       pollMs: o.pollMs ?? 2_000,
-      coalesceMs: o.coalesceMs ?? 250,
+      coalesceMs: o.coalesceMs ?? 1_000,
     });
   }
 
