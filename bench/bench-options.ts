@@ -1,7 +1,7 @@
 // Command-line options of `npm run bench` (contract section 9) and their defaults.
 import { parseArgs } from 'node:util';
 
-export const SCENARIOS = ['marketplace', 'steps', 'paused', 'timers', 'limit', 'two-nodes'] as const;
+export const SCENARIOS = ['marketplace', 'steps', 'paused', 'timers', 'limit', 'two-nodes', 'stats'] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
 /** The `steps` scenario's flows: six logic.branch steps, or the real commerce steps; one event each. */
@@ -27,6 +27,8 @@ export interface BenchOptions {
   rateSeconds: number;
   /** Paused orders created in the paused scenario. */
   paused: number;
+  /** Orders of one flow version seeded for the stats scenario (contract 17: the answer within 500 ms at 100,000). */
+  statsOrders: number;
   /** Timers due per second, and for how many seconds, in the timers scenario. */
   timerRate: number;
   timerSeconds: number;
@@ -62,6 +64,7 @@ const HELP = `npm run bench -- [options]
   --rate R            requests/s in the open-loop latency phase: R/3 orders/s, each POST + 2 events (default 100)
   --rate-seconds S    length of the open-loop phase (default 20)
   --paused N          orders left waiting in the paused scenario (default 100000)
+  --stats-orders N    orders seeded for the stats scenario (default 100000)
   --timer-rate R      timers due per second (default 200)
   --timer-seconds S   seconds of steady timers (default 30)
   --drain N           timers due in the same instant (default 10000)
@@ -100,6 +103,7 @@ export function parseBenchOptions(argv: string[], env: NodeJS.ProcessEnv = proce
       rate: { type: 'string' },
       'rate-seconds': { type: 'string' },
       paused: { type: 'string' },
+      'stats-orders': { type: 'string' },
       'timer-rate': { type: 'string' },
       'timer-seconds': { type: 'string' },
       drain: { type: 'string' },
@@ -138,6 +142,7 @@ export function parseBenchOptions(argv: string[], env: NodeJS.ProcessEnv = proce
     rate: positive('rate', values.rate, 100),
     rateSeconds: positive('rate-seconds', values['rate-seconds'], 20),
     paused: Math.floor(positive('paused', values.paused, 100_000)),
+    statsOrders: Math.floor(positive('stats-orders', values['stats-orders'], 100_000)),
     timerRate: positive('timer-rate', values['timer-rate'], 200),
     timerSeconds: positive('timer-seconds', values['timer-seconds'], 30),
     drain: Math.floor(positive('drain', values.drain, 10_000)),

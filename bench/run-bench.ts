@@ -9,6 +9,7 @@ import { timersScenario } from './scenarios/timers.js';
 import { limitScenario } from './scenarios/limit.js';
 import { twoNodesScenario } from './scenarios/two-nodes.js';
 import { stepsScenario } from './scenarios/steps.js';
+import { statsScenario } from './scenarios/stats.js';
 
 export interface BenchRun {
   results: ScenarioResult[];
@@ -36,6 +37,7 @@ export async function runBench(options: BenchOptions, password: string): Promise
     timers: () => timersScenario(ctx),
     limit: () => limitScenario(ctx, marketplace),
     'two-nodes': () => twoNodesScenario(ctx),
+    stats: () => statsScenario(ctx),
   };
   try {
     for (const name of options.scenarios) {

@@ -5,6 +5,7 @@ import type { Queryable } from '../db/db.js';
 import type { DeliveryObservation, SliceObservation, TimerObservation } from '../engine/engine-probe.js';
 import { isFinished } from '../engine/runtime/order-row.js';
 import { BATCH_STATES } from '../batches/batch-view.js';
+import type { CountedDurations } from '../orders/flow-stats-worker.js';
 
 /** Every metric name starts with this (Prometheus naming: a namespace, then the unit as a suffix). */
 export const METRIC_PREFIX = 'orders_service_';
@@ -20,7 +21,28 @@ const BACKLOG_SQL = `SELECT
      SELECT kind, count(*)::int AS pending, count(*) FILTER (WHERE due_at <= $1)::int AS due
        FROM timers WHERE fired_at IS NULL AND cancelled_at IS NULL GROUP BY kind) t) AS timers,
   (SELECT count(*)::int FROM outbox WHERE dispatched_at IS NULL) AS outbox,
-  (SELECT coalesce(json_object_agg(state, n), '{}'::json) FROM (SELECT state, count(*)::int AS n FROM batches GROUP BY state) b) AS batches`;
+  (SELECT coalesce(json_object_agg(state, n), '{}'::json) FROM (SELECT state, count(*)::int AS n FROM batches GROUP BY state) b) AS batches,
+  (SELECT coalesce(json_object_agg(flow_id, n), '{}'::json) FROM (
+     SELECT flow_id, sum(orders)::int AS n FROM flow_stats_current WHERE status = 'waiting' GROUP BY flow_id) f) AS waiting`;
+
+/** Seconds buckets for step durations: a millisecond to 30 days (steps take ms, waits days). */
+const STEP_BUCKETS = [0.001, 0.01, 0.1, 1, 10, 60, 600, 3_600, 21_600, 86_400, 604_800, 2_592_000];
+/** Distinct flows a metric labels by name; the rest share `other` (bounded label sets: flows are created at will). */
+export const MAX_FLOW_LABELS = 50;
+/** Node types a metric labels by name (the catalogue is bounded, but a deployment may hand in its own). */
+const MAX_TYPE_LABELS = 100;
+
+/** A label value from an open set, by first come: the first `max` values keep their name, later ones are `other`. */
+class BoundedLabels {
+  private readonly seen = new Set<string>();
+  constructor(private readonly max: number) {}
+  of(value: string): string {
+    if (this.seen.has(value)) return value;
+    if (this.seen.size >= this.max) return 'other';
+    this.seen.add(value);
+    return value;
+  }
+}
 
 export interface MetricSources {
   /** The service's pool (connections in use, idle, waited for). */
@@ -55,6 +77,10 @@ export class ServiceMetrics {
   private readonly outboxBacklog: Gauge;
   private readonly batches: Gauge<'state'>;
   private readonly backlogErrors: Counter;
+  private readonly stepSeconds: Histogram<'flow' | 'node_type'>;
+  private readonly ordersWaiting: Gauge<'flow'>;
+  private readonly flowLabels = new BoundedLabels(MAX_FLOW_LABELS);
+  private readonly typeLabels = new BoundedLabels(MAX_TYPE_LABELS);
 
   constructor(private readonly sources: MetricSources) {
     const registers = [this.registry];
@@ -123,6 +149,19 @@ export class ServiceMetrics {
     this.timersDue = new Gauge({ name: p('timers_due'), help: 'Pending timers whose due time has passed (late if this stays above 0), by kind', labelNames: ['kind'], registers });
     this.outboxBacklog = new Gauge({ name: p('outbox_backlog'), help: 'Committed order events not yet handed to their sinks (every node)', registers });
     this.batches = new Gauge({ name: p('batches'), help: 'Batches (contract 16) of every node, by state: running, paused, completed, cancelled', labelNames: ['state'], registers });
+    this.stepSeconds = new Histogram({
+      name: p('step_duration_seconds'),
+      help: `Finished runs of flow nodes (a step's run, a wait's time waited), by flow (the first ${MAX_FLOW_LABELS}, then other) and node type, as the flow stats worker counts them (on the node running it)`,
+      labelNames: ['flow', 'node_type'],
+      buckets: STEP_BUCKETS,
+      registers,
+    });
+    this.ordersWaiting = new Gauge({
+      name: p('orders_waiting'),
+      help: `Orders waiting (an approval, an event, a delay) by flow (the first ${MAX_FLOW_LABELS}, then other), as the flow stats worker last counted them (every node)`,
+      labelNames: ['flow'],
+      registers,
+    });
     this.backlogErrors = new Counter({ name: p('metrics_backlog_errors_total'), help: 'Scrapes whose backlog query failed (the gauges keep their last values)', registers });
     new Gauge({
       name: p('db_pool_connections'),
@@ -172,6 +211,14 @@ export class ServiceMetrics {
     this.webhookAttempts.inc({ outcome: d.outcome });
   }
 
+  /** Durations the flow stats worker counted (ms). */
+  observeStepDurations(counted: CountedDurations[]): void {
+    for (const c of counted) {
+      const labels = { flow: this.flowLabels.of(c.flowId), node_type: this.typeLabels.of(c.nodeType) };
+      for (const ms of c.durations) this.stepSeconds.observe(labels, ms / 1000);
+    }
+  }
+
   observeRequest(method: string, route: string, status: number, seconds: number): void {
     this.httpSeconds.observe({ method, route, status: String(status) }, seconds);
   }
@@ -184,8 +231,9 @@ export class ServiceMetrics {
         timers: { kind: string; pending: number; due: number }[];
         outbox: number;
         batches: Record<string, number>;
+        waiting: Record<string, number>;
       }>(BACKLOG_SQL, [this.sources.now()]);
-      const { waits, timers, outbox, batches } = rows[0];
+      const { waits, timers, outbox, batches, waiting } = rows[0];
       this.waitsOpen.reset();
       for (const kind of ['approval', 'event', 'delay']) this.waitsOpen.set({ kind }, 0);
       for (const [kind, n] of Object.entries(waits)) this.waitsOpen.set({ kind }, n);
@@ -198,6 +246,13 @@ export class ServiceMetrics {
       this.outboxBacklog.set(outbox);
       // Every state is reported, 0 when no batch is in it.
       for (const state of BATCH_STATES) this.batches.set({ state }, batches[state] ?? 0);
+      this.ordersWaiting.reset();
+      const byLabel = new Map<string, number>();
+      for (const [flow, n] of Object.entries(waiting)) {
+        const label = this.flowLabels.of(flow);
+        byLabel.set(label, (byLabel.get(label) ?? 0) + Math.max(0, n));
+      }
+      for (const [flow, n] of byLabel) this.ordersWaiting.set({ flow }, n);
     } catch {
       this.backlogErrors.inc();
     }

@@ -21,10 +21,11 @@ export function orderBrief(view: OrderView) {
       // branch -> the label of the node it leads to: what approving, rejecting or the event would do next.
       leadsTo: Object.fromEntries(view.edges.filter((e) => e.from === w.nodeId).map((e) => [e.branch, labelOf(e.to)])),
     })),
+    timers: view.timers,
     steps: Object.values(nodes)
       .filter((n) => n.runs > 0 || n.status !== 'pending')
       .sort((a, b) => (a.startedAt ?? Number.MAX_SAFE_INTEGER) - (b.startedAt ?? Number.MAX_SAFE_INTEGER))
-      .map((n) => ({ nodeId: n.id, label: n.label ?? n.id, type: n.type, status: n.status, runs: n.runs, summary: n.summary, error: n.error })),
+      .map((n) => ({ nodeId: n.id, label: n.label ?? n.id, type: n.type, status: n.status, runs: n.runs, summary: n.summary, error: n.error, durationMs: n.durationMs ?? null })),
     activity: view.timeline.slice(-ACTIVITY_ENTRIES),
   };
 }

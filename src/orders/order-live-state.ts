@@ -10,6 +10,8 @@ import type { OrderLineDbRow } from '../commerce/order-lines-repo.js';
 import { orderSummary } from '../engine/runtime/order-summary.js';
 import { readTimeline } from '../engine/runtime/timeline.js';
 import { openWaits } from '../engine/runtime/waits.js';
+import { TIMER_KINDS } from '../engine/run/run-timers.js';
+import { isFinished } from '../engine/runtime/order-row.js';
 
 export type EdgeStatus = 'pending' | 'active' | 'inactive';
 
@@ -23,6 +25,20 @@ function edgeStatus(from: NodeRecord | undefined, branch: string): EdgeStatus {
 /** One node of the live state, as `orderLiveStateSchema` documents it. */
 type LiveNode = z.input<typeof liveNodeSchema>;
 
+/** A node's last run took this long, once it ended (contract 17): `endedAt - startedAt`; for a wait, the time it waited. */
+export function durationOf(r: Pick<NodeRecord, 'startedAt' | 'endedAt'> | undefined): number | null {
+  return r && r.startedAt !== null && r.endedAt !== null ? Math.max(0, r.endedAt - r.startedAt) : null;
+}
+
+/** Step retries the order waits out now (their durable timers), oldest due first. */
+async function pendingRetries(q: Queryable, orderId: string): Promise<{ nodeId: string; since: number; until: number }[]> {
+  const { rows } = await q.query<{ node_id: string; due_at: string; created_at: string }>(
+    'SELECT node_id, due_at, created_at FROM timers WHERE order_id = $1 AND kind = $2 AND fired_at IS NULL AND cancelled_at IS NULL ORDER BY due_at',
+    [orderId, TIMER_KINDS.stepRetry],
+  );
+  return rows.map((r) => ({ nodeId: r.node_id, since: Number(r.created_at), until: Number(r.due_at) }));
+}
+
 /** Returns null for an unknown order. */
 export async function readLiveState(q: Queryable, flows: FlowRegistry, orderId: string) {
   // The orders row carries the node records (`orders.nodes`): one read for both.
@@ -30,11 +46,12 @@ export async function readLiveState(q: Queryable, flows: FlowRegistry, orderId: 
   if (!rows[0]) return null;
   const order = toOrderRow(rows[0]);
   const records = toNodeRecords(rows[0].nodes);
-  const [{ version, compiled }, waits, timeline, lines] = await Promise.all([
+  const [{ version, compiled }, waits, timeline, lines, retries] = await Promise.all([
     flows.load(q, order.flowId, order.flowVersion),
     openWaits(q, orderId),
     readTimeline(q, orderId),
     q.query<OrderLineDbRow>('SELECT * FROM order_lines WHERE order_id = $1 ORDER BY line_no', [orderId]),
+    isFinished(order.status) ? Promise.resolve([]) : pendingRetries(q, orderId),
   ]);
   const nodes: Record<string, LiveNode> = {};
   for (const [id, c] of compiled.nodes) {
@@ -52,8 +69,15 @@ export async function readLiveState(q: Queryable, flows: FlowRegistry, orderId: 
       branches: r?.branches ?? [],
       startedAt: r?.startedAt ?? null,
       endedAt: r?.endedAt ?? null,
+      durationMs: durationOf(r),
     };
   }
+  const labelOf = (id: string) => compiled.nodes.get(id)?.node.label ?? id;
+  // Timer waits: a delay (wait.delay, a return window) and a step's retry backoff, each with when it resumes.
+  const timers = [
+    ...waits.filter((w) => w.kind === 'delay' && w.deadline !== null).map((w) => ({ nodeId: w.nodeId, kind: 'delay' as const, label: labelOf(w.nodeId), since: w.since, until: w.deadline! })),
+    ...retries.map((r) => ({ ...r, kind: 'retry' as const, label: labelOf(r.nodeId) })),
+  ].sort((a, b) => a.until - b.until);
   const edges = compiled.edges.map((e) => ({ from: e.from, to: e.to, branch: e.branch, status: edgeStatus(records.get(e.from), e.branch) }));
   return {
     orderId: order.id,
@@ -92,6 +116,7 @@ export async function readLiveState(q: Queryable, flows: FlowRegistry, orderId: 
       deadline: w.deadline,
       since: w.since,
     })),
+    timers,
     vars: order.vars,
     timeline: timeline.map((t) => ({ at: t.at, kind: t.kind, message: t.message, nodeId: t.nodeId, data: t.data })),
     instanceId: order.instanceId,

@@ -72,6 +72,7 @@ export const liveNodeSchema = z.looseObject({
   branches: z.array(z.string()),
   startedAt: z.number().nullable(),
   endedAt: z.number().nullable(),
+  durationMs: z.number().nullable().describe('Once the node ended: endedAt - startedAt of its last run (for a wait, the time it waited); null before'),
 }).meta({ id: 'LiveNode' });
 
 /** An open wait of the live state: an approval or a business event (delays are not listed). */
@@ -86,6 +87,15 @@ export const liveWaitSchema = z.object({
   since: z.number(),
 });
 
+/** A timer the order waits out: a delay (`wait.delay`, a return window) or a step's retry backoff, with when it resumes. */
+export const liveTimerSchema = z.object({
+  nodeId: z.string(),
+  kind: z.enum(['delay', 'retry']),
+  label: z.string().describe('The label of the node that waits'),
+  since: z.number().describe('Epoch ms the wait began (a retry: when the failed attempt was recorded)'),
+  until: z.number().describe('Epoch ms it resumes'),
+}).meta({ id: 'LiveTimer' });
+
 /** One timeline entry of an order. */
 export const timelineEntrySchema = z.object({ at: z.number(), kind: z.string(), message: z.string(), nodeId: z.string().nullable(), data: z.unknown() });
 
@@ -99,6 +109,7 @@ export const orderLiveStateSchema = z.looseObject({
   nodes: z.record(z.string(), liveNodeSchema),
   edges: z.array(z.looseObject({ from: z.string(), to: z.string(), branch: z.string(), status: z.enum(['pending', 'active', 'inactive']) })),
   waits: z.array(liveWaitSchema),
+  timers: z.array(liveTimerSchema).describe('Timer waits (delays, retry backoffs), soonest first: the order resumes on its own at `until`'),
   vars: z.record(z.string(), z.unknown()),
   timeline: z.array(timelineEntrySchema),
   instanceId: z.string(),

@@ -23,6 +23,8 @@ export const observabilityModule: ServiceModule = (ctx) => {
   });
   engine.probe.on('timer', (t) => metrics.observeTimer(t));
   engine.probe.on('delivery', (d) => metrics.observeDelivery(d));
+  // The orders module's flow stats worker reports the runs it counted (step durations by flow and node type).
+  ctx.observeStepDurations = (counted) => metrics.observeStepDurations(counted);
 
   const { METRICS_PORT, METRICS_HOST, HOST } = ctx.config.env;
   let server: MetricsServer | null = null;

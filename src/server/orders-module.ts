@@ -24,6 +24,8 @@ import { OrderChangeFeed } from '../web/order-change-feed.js';
 import { OrderLiveSocket } from '../web/order-live-socket.js';
 import { orderDocumentsRouter } from '../web/order-documents-router.js';
 import { proxyOptions } from '../transport/proxy-options.js';
+import { flowStatsOperations } from '../application/operations/flow-stats-operations.js';
+import { FlowStatsWorker } from '../orders/flow-stats-worker.js';
 
 export const ordersModule: ServiceModule = async (ctx) => {
   const engine = ctx.engine;
@@ -47,6 +49,7 @@ export const ordersModule: ServiceModule = async (ctx) => {
   const assessOrder = assessOrderOperation({ db, clock, allowLoopback: env.OUTBOUND_ALLOW_LOOPBACK, timeoutMs: env.OUTBOUND_TIMEOUT_MS });
   const flows = flowOperations({ db, clock, engine, diagrams: ctx.flowDiagrams });
   const proposeFlowChange = proposeFlowChangeOperation({ db, clock, engine });
+  const flowStats = flowStatsOperations({ db, clock, engine });
   ctx.operations.add(
     ...Object.values(orders),
     ...Object.values(overview),
@@ -62,11 +65,12 @@ export const ordersModule: ServiceModule = async (ctx) => {
           warn: (message) => logger.warn(message),
         },
       },
-      { orders, overview, assessOrder, flows, proposeFlowChange },
+      { orders, overview, assessOrder, flows, proposeFlowChange, flowStats },
     ),
     assessOrder,
     ...Object.values(flows),
     proposeFlowChange,
+    ...Object.values(flowStats),
     ...webhookOperations({ db, clock, sealKey }),
     ...approvalOperations({ db }),
   );
@@ -96,6 +100,19 @@ export const ordersModule: ServiceModule = async (ctx) => {
   ctx.testClock?.onAdvanced(purgeKeys);
   let purgeTimer: NodeJS.Timeout | null = null;
 
+  // Flow stats (contract 17, docs/flow-stats.md): aggregated off the orders' transactions by a background worker,
+  // woken after commits (any node's, through the change feed), polled every 2 s; on one node at a time.
+  const statsWorker = new FlowStatsWorker({
+    db,
+    clock,
+    flows: engine.registry,
+    onCounted: (counted) => ctx.observeStepDurations?.(counted),
+    onError: (err) => logger.warn({ component: 'flow-stats', err: (err as Error).message }, 'flow stats pass failed'),
+  });
+  const wakeStats = () => statsWorker.wake();
+  ctx.testClock?.onAdvanced(() => statsWorker.catchUp());
+  ctx.flowStatsWorker = statsWorker;
+
   const feed = new OrderChangeFeed(engine.runtime.changes);
   const ownOrigins = ownOriginsOf(ctx);
   const live = new OrderLiveSocket({ auth: ctx.auth, operations: ctx.operations, engine, db, feed, logger, koaOptions: proxyOptions(env.TRUST_PROXY), ownOrigins, sockets: ctx.websockets });
@@ -105,12 +122,16 @@ export const ordersModule: ServiceModule = async (ctx) => {
     upgrades: [live.route()],
     start: async () => {
       feed.start();
+      engine.runtime.changes.on('change', wakeStats);
+      statsWorker.start();
       await purgeKeys();
       purgeTimer = setInterval(() => void purgeKeys(), IDEMPOTENCY_PURGE_INTERVAL_MS);
       purgeTimer.unref();
     },
     stop: async () => {
       if (purgeTimer) clearInterval(purgeTimer);
+      engine.runtime.changes.off('change', wakeStats);
+      await statsWorker.stop();
       await live.close();
       feed.stop();
       await worker.stop();

@@ -17,6 +17,7 @@ import type { OauthServer } from '../oauth/oauth-server.js';
 import type { IdentityDeps } from '../auth/identity-deps.js';
 import type { AssistantConversations } from '../application/assistant/assistant-conversations.js';
 import type { WebsocketRegistry } from '../transport/websocket-registry.js';
+import type { CountedDurations, FlowStatsWorker } from '../orders/flow-stats-worker.js';
 
 /** Everything the edges need, built once per process. */
 export interface ServiceContext {
@@ -45,6 +46,10 @@ export interface ServiceContext {
   oauth?: OauthServer;
   /** The drawings of published flow versions, set by the orders module (the dashboard draws with it). */
   flowDiagrams?: FlowDiagrams;
+  /** The flow stats worker, set by the orders module (tests and the bench catch it up). */
+  flowStatsWorker?: FlowStatsWorker;
+  /** Set by the observability module: the step durations the flow stats worker counted, for `/metrics`. */
+  observeStepDurations?: (counted: CountedDurations[]) => void;
   /** Set by the engine module (first in the module list); later modules build on it. */
   engine: Engine | null;
   /** What the caller of startService asked for (modules read their part). */

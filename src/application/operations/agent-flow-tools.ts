@@ -1,8 +1,9 @@
-// Agents' flow tools (contract section 11) as adapters of the flow operations REST binds: list, read a draft as steps and connections, publish, propose a change.
+// Agents' flow tools (contract sections 11 and 17) as adapters of the flow operations REST binds: list, read a draft as steps and connections, publish, propose a change, stats.
 import { z } from 'zod';
 import { agentTool } from '../agent-tool.js';
 import { flowListRowSchema, type flowOperations } from './flow-operations.js';
 import type { proposeFlowChangeOperation } from './propose-flow-change.js';
+import type { flowStatsOperations } from './flow-stats-operations.js';
 
 const flowId = z.string().min(1).max(100).describe('The flow id');
 
@@ -21,6 +22,16 @@ function draftParts(graph: unknown): { steps: { id: string; type: string; label:
 export interface FlowToolBases {
   flows: ReturnType<typeof flowOperations>;
   proposeFlowChange: ReturnType<typeof proposeFlowChangeOperation>;
+  flowStats: ReturnType<typeof flowStatsOperations>;
+}
+
+/** `Wait for sellers (p95 2 d 3 h)`: the node whose finished runs took longest at p95, for the text summary. */
+function slowestText(nodes: Record<string, { durationMs: { p95: number | null } }>): string {
+  const [id, slowest] = Object.entries(nodes).reduce<[string, number] | [null, -1]>(
+    (best, [nodeId, n]) => (n.durationMs.p95 !== null && n.durationMs.p95 > best[1] ? [nodeId, n.durationMs.p95] : best),
+    [null, -1],
+  );
+  return id === null ? 'no finished runs yet' : `slowest step at p95: ${id} (${Math.round(slowest / 1000)} s)`;
 }
 
 export function agentFlowTools(bases: FlowToolBases) {
@@ -64,6 +75,27 @@ export function agentFlowTools(bases: FlowToolBases) {
       summarize: (o) => `Published version ${o.version}.`,
       mapIn: (input) => ({ id: input.flowId }),
       mapOut: (published) => published,
+    }),
+    agentTool(bases.flowStats.getFlowStats, {
+      name: 'flow_stats',
+      summary: 'Where orders of a flow version spend their time: runs, durations, orders at each step now, edges taken',
+      description:
+        'For a published version (default the latest) and the orders created between `from` and `to` (epoch ms, default the last 7 days): orders by status, each node\'s runs, successes, failures, `activeNow` and durations (p50, p95, max in ms, nearest rank), and each edge\'s count.',
+      input: z.strictObject({
+        flowId,
+        version: z.number().int().positive().optional(),
+        from: z.number().int().min(0).optional().describe('Epoch ms'),
+        to: z.number().int().min(0).optional().describe('Epoch ms'),
+      }),
+      output: bases.flowStats.getFlowStats.output,
+      example: { flowId: 'tpl-marketplace-order' },
+      summarize: (o) => {
+        const total = Object.values(o.orders).reduce((sum, n) => sum + n, 0);
+        const now = Object.values(o.nodes).reduce((sum, n) => sum + n.activeNow, 0);
+        return `${o.flowId} version ${o.version}: ${total} order${total === 1 ? '' : 's'} in the range, ${now} at a step now; ${slowestText(o.nodes)}.`;
+      },
+      mapIn: ({ flowId: id, ...range }) => ({ id, ...range }),
+      mapOut: (stats) => stats,
     }),
     agentTool(bases.proposeFlowChange, {
       name: 'propose_flow_change',

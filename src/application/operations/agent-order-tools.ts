@@ -78,7 +78,9 @@ export function agentOrderTools(deps: Pick<OrderOperationDeps, 'db'>, bases: Ord
       example: { orderId: 'ord_01JD7Z8Q2M4K6N8P0R2T4V6X8Z' },
       summarize: (o) =>
         `Order ${o.orderId} is ${o.status.replace('_', ' ')}${o.reason ? ` (${o.reason})` : ''}` +
-        (o.waits.length ? `; it waits for ${o.waits.map((w) => (w.kind === 'approval' ? `approval at ${w.label}` : `event ${w.event}`)).join(', ')}.` : '.'),
+        (o.waits.length ? `; it waits for ${o.waits.map((w) => (w.kind === 'approval' ? `approval at ${w.label}` : `event ${w.event}`)).join(', ')}` : '') +
+        (o.timers.length ? `; ${o.timers.map((w) => `waiting until ${new Date(w.until).toISOString()} (${w.label}${w.kind === 'retry' ? ', before retrying' : ''})`).join(', ')}` : '') +
+        '.',
       mapIn: (input) => ({ id: input.orderId }),
       mapOut: (brief) => brief,
     }),

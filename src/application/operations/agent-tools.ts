@@ -16,6 +16,7 @@ export const AGENT_TOOL_NAMES = [
   'find_products',
   'list_flows',
   'get_flow',
+  'flow_stats',
   'propose_flow_change',
   'decide_approval',
   'deliver_event',

@@ -11,6 +11,7 @@ import { DEFAULT_RETRY_POLICY, type NodeTypeDef } from '../../engine/node-type.j
 import { notFound } from '../../domain/errors.js';
 import { ORDER_CHANNELS, ORDER_MODELS } from '../../domain/order-input-schema.js';
 import { callerKey } from '../../auth/caller-key.js';
+import { activeOrdersByFlow } from '../../orders/flow-stats-read.js';
 
 export interface FlowOperationDeps {
   db: Db;
@@ -111,16 +112,35 @@ export function flowOperations(deps: FlowOperationDeps & { diagrams: FlowDiagram
       name: 'listFlows',
       summary: 'List flows',
       description:
-        'Every flow by id, with its published version (null before the first publish) and the size of its draft; with `versions=true` each row also lists the numbers of all its published versions.',
+        'Every flow by id, with its published version (null before the first publish) and the size of its draft; with `versions=true` each row also lists the numbers of all its published versions; with `activity=true` each row has `activeOrders`, its orders running and waiting now (all versions, as the flow stats worker last counted them, a few seconds behind).',
       feature: 'flows',
       role: 'viewer',
       effect: 'read',
-      input: z.object({ versions: z.stringbool().optional().describe('true: each row lists `versions`, its published version numbers ascending') }),
-      output: z.object({ flows: z.array(flowListRowSchema.extend({ versions: z.array(z.number().int()).optional() })) }),
+      input: z.object({
+        versions: z.stringbool().optional().describe('true: each row lists `versions`, its published version numbers ascending'),
+        activity: z.stringbool().optional().describe('true: each row has `activeOrders` { running, waiting }'),
+      }),
+      output: z.object({
+        flows: z.array(
+          flowListRowSchema.extend({
+            versions: z.array(z.number().int()).optional(),
+            activeOrders: z.object({ running: z.number().int(), waiting: z.number().int() }).optional().describe('Orders of the flow running and waiting now'),
+          }),
+        ),
+      }),
       run: async (_caller, input) => {
-        if (!input.versions) return { flows: (await engine.flows.list(db)).map(flowListRow) };
-        const [flows, versions] = await Promise.all([engine.flows.list(db), engine.flows.versionNumbers(db)]);
-        return { flows: flows.map((f) => ({ ...flowListRow(f), versions: versions.get(f.id) ?? [] })) };
+        const [flows, versions, activity] = await Promise.all([
+          engine.flows.list(db),
+          input.versions ? engine.flows.versionNumbers(db) : null,
+          input.activity ? activeOrdersByFlow(db) : null,
+        ]);
+        return {
+          flows: flows.map((f) => ({
+            ...flowListRow(f),
+            ...(versions ? { versions: versions.get(f.id) ?? [] } : {}),
+            ...(activity ? { activeOrders: activity.get(f.id) ?? { running: 0, waiting: 0 } } : {}),
+          })),
+        };
       },
     }),
     getFlow: defineOperation({

@@ -6,7 +6,7 @@ import { orderFilterQueryShape, withFilterRules } from '../../orders/order-filte
 import { readOrderBrief } from '../../orders/order-brief.js';
 import { findOrders } from '../../orders/order-find.js';
 import { needsAttention } from '../../orders/attention.js';
-import { ORDER_STATUSES, liveNodeSchema, liveWaitSchema, orderListRowSchema, orderSummarySchema, timelineEntrySchema } from '../../orders/order-schemas.js';
+import { ORDER_STATUSES, liveNodeSchema, liveTimerSchema, liveWaitSchema, orderListRowSchema, orderSummarySchema, timelineEntrySchema } from '../../orders/order-schemas.js';
 import type { OrderOperationDeps } from './order-operations.js';
 
 const status = z.enum(ORDER_STATUSES);
@@ -26,6 +26,7 @@ export const orderBriefSchema = z.object({
       leadsTo: z.record(z.string(), z.string()).describe('branch -> the label of the step it leads to'),
     }),
   ),
+  timers: z.array(liveTimerSchema).describe('Timer waits (a delay, a return window, a retry backoff): the order resumes on its own at `until`'),
   steps: z.array(
     z.object({
       nodeId: z.string(),
@@ -35,6 +36,7 @@ export const orderBriefSchema = z.object({
       runs: z.number().int(),
       summary: z.string().nullable(),
       error: z.string().nullable(),
+      durationMs: z.number().nullable().describe('Once the step ended: how long its last run took'),
     }),
   ),
   activity: z.array(timelineEntrySchema),

@@ -9,7 +9,7 @@ import { LruCache } from '../../lib/lru-cache.js';
 import { WindowLimit } from '../../lib/window-limit.js';
 import { diagramModel, type DiagramModel } from './flow-diagram-model.js';
 import { layoutRequest, placeLayout, type FlowLayout } from './flow-layout.js';
-import { renderFlowSvg, type DiagramStatus } from './flow-diagram-svg.js';
+import { renderFlowSvg, type DiagramHeat, type DiagramStatus } from './flow-diagram-svg.js';
 import { renderFlowListSvg, type ListReason } from './flow-list-svg.js';
 import { LayoutPool, type LayoutPoolOptions } from './layout-pool.js';
 
@@ -68,6 +68,12 @@ export class FlowDiagrams {
     return this.render(model, await this.drawing(model, caller), `${v.flowId}@${v.version}`, title(v), status);
   }
 
+  /** The version's heat view (contract 17): the same layout, nodes coloured by p95 with values as text, edges with counts. */
+  async heatSvg(v: DrawableVersion, heat: DiagramHeat, caller: string): Promise<string> {
+    const model = diagramModel(v.graph, this.catalogue);
+    return this.render(model, await this.drawing(model, caller), `${v.flowId}@${v.version}`, `${title(v)}: where orders spend their time`, undefined, heat);
+  }
+
   /**
    * A draft's drawing (cached by content like any other: a stored draft viewed again is not laid out again).
    * `analysis`: the graph's validator analysis when the caller has just made it, so it is not made twice.
@@ -92,8 +98,8 @@ export class FlowDiagrams {
     return this.pool.close();
   }
 
-  private render(model: DiagramModel, drawing: Drawing, key: string, title: string, status?: DiagramStatus): string {
-    return drawing.kind === 'graph' ? renderFlowSvg(drawing.layout, key, title, status) : renderFlowListSvg(model, key, title, drawing.reason, status);
+  private render(model: DiagramModel, drawing: Drawing, key: string, title: string, status?: DiagramStatus, heat?: DiagramHeat): string {
+    return drawing.kind === 'graph' ? renderFlowSvg(drawing.layout, key, title, status, heat) : renderFlowListSvg(model, key, title, drawing.reason, status, heat);
   }
 
   /**

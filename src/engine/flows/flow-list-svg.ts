@@ -1,6 +1,7 @@
 // The drawing of a flow that was not laid out (too large to lay out in its budget, or the layout threads busy): its nodes and edges as a plain list, still an SVG.
 import type { DiagramModel } from './flow-diagram-model.js';
-import { edgeKey, esc, type DiagramStatus } from './flow-diagram-svg.js';
+import { edgeKey, esc, type DiagramHeat, type DiagramStatus } from './flow-diagram-svg.js';
+import { durationText } from '../../lib/duration-text.js';
 
 /** Why the drawing is a list, as the first line says. */
 export type ListReason = 'over-budget' | 'busy' | 'failed';
@@ -19,7 +20,7 @@ const LEFT = 16;
  * (`data-node-id`, `data-edge-from`... and the statuses when `status` is given), and `data-drawing="list"` on the
  * root. It is SVG so every place a drawing goes (pages, the editor's parser, `diagram.svg`) takes it; all text is escaped.
  */
-export function renderFlowListSvg(model: DiagramModel, key: string, title: string, reason: ListReason, status?: DiagramStatus): string {
+export function renderFlowListSvg(model: DiagramModel, key: string, title: string, reason: ListReason, status?: DiagramStatus, heat?: DiagramHeat): string {
   const lines: string[] = [];
   let y = LEFT + 12;
   let longest = REASON_TEXT[reason].length;
@@ -33,15 +34,17 @@ export function renderFlowListSvg(model: DiagramModel, key: string, title: strin
   line('', REASON_TEXT[reason], 'list-reason');
   line('', `Nodes (${model.nodes.length})`, 'list-heading');
   for (const n of model.nodes) {
-    const s = status ? (status.nodes[n.id] ?? 'pending') : undefined;
-    const statusAttr = s === undefined ? '' : ` data-node-status="${esc(s)}"`;
+    const h = heat ? (heat.nodes[n.id] ?? { p95: null, activeNow: 0, level: null }) : undefined;
+    const s = status ? (status.nodes[n.id] ?? 'pending') : h ? `${h.p95 === null ? 'no finished runs' : `p95 ${durationText(h.p95)}`}, ${h.activeNow} now` : undefined;
+    const statusAttr = h ? ` data-p95-ms="${h.p95 ?? ''}" data-active-now="${h.activeNow}"` : s === undefined ? '' : ` data-node-status="${esc(s)}"`;
     line(` data-node-id="${esc(n.id)}" data-node-kind="${n.shape}" data-node-type="${esc(n.type)}"${statusAttr}`, `${n.id}: ${n.label} (${n.type})`, 'node', s);
   }
   line('', `Edges (${model.edges.length})`, 'list-heading');
   for (const e of model.edges) {
-    const s = status ? (status.edges[edgeKey(e.from, e.to, e.branch)] ?? 'pending') : undefined;
-    const statusAttr = s === undefined ? '' : ` data-edge-status="${esc(s)}"`;
-    line(` data-edge-from="${esc(e.from)}" data-edge-to="${esc(e.to)}" data-edge-branch="${esc(e.branch)}"${statusAttr}`, `${e.from} → ${e.to}${e.branch ? ` (${e.branch})` : ''}`, 'edge');
+    const count = heat ? (heat.edges[edgeKey(e.from, e.to, e.branch)] ?? 0) : undefined;
+    const s = status ? (status.edges[edgeKey(e.from, e.to, e.branch)] ?? 'pending') : count !== undefined ? `taken ${count}` : undefined;
+    const statusAttr = count !== undefined ? ` data-edge-count="${count}"` : s === undefined ? '' : ` data-edge-status="${esc(s)}"`;
+    line(` data-edge-from="${esc(e.from)}" data-edge-to="${esc(e.to)}" data-edge-branch="${esc(e.branch)}"${statusAttr}`, `${e.from} → ${e.to}${e.branch ? ` (${e.branch})` : ''}`, 'edge', s);
   }
   const w = Math.min(2400, LEFT * 2 + longest * 7);
   const h = y;

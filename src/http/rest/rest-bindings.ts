@@ -145,6 +145,13 @@ export const REST_BINDINGS: readonly RestBinding[] = [
     success: 'The changed graph, its problems and what changed; nothing is saved',
     errors: { 400: 'An instruction it cannot read or apply (with what it understands)', 404: 'Unknown flow' },
   },
+  {
+    operation: 'getFlowStats',
+    method: 'get',
+    path: '/api/v1/flows/:id/stats',
+    success: 'Runs, durations, orders at each node now and edges taken of a version over a range of order creation (contract section 17)',
+    errors: { 400: 'A range over 93 days, from after to, or a number that is not one', 404: 'Unknown flow or version, or a flow never published' },
+  },
   { operation: 'getFlowMachine', method: 'get', path: '/api/v1/flows/:id/versions/:v/machine', success: 'XState v5 machine config', errors: { 404: 'Unknown flow or version' } },
   {
     operation: 'getFlowDiagram',

@@ -20,17 +20,17 @@ export function approvalsPage(o: { nonce: string; principal: Principal; rows: In
     )}</ul></nav>
 <div data-approvals-page data-server-now="${o.now}">
 <p class="live-state" role="status" data-action-status></p>
-<div class="table-wrap"><table>
+<div class="table-wrap"><table class="stack">
 <caption class="hint">${o.status}: oldest first</caption>
 <thead><tr><th scope="col">Approval</th><th scope="col">Order</th><th scope="col">Amount</th><th scope="col">Deadline</th><th scope="col">Outcome</th>${canDecide && o.status === 'pending' ? html`<th scope="col">Decide</th>` : ''}</tr></thead>
 <tbody>${o.rows.map(
       (r) => html`<tr data-approval-order="${r.orderId}" data-approval-node="${r.nodeId}" data-approval-outcome="${r.outcome}" data-deadline="${r.deadline ?? ''}">
-<td>${r.title ?? r.nodeId}<br><span class="hint">${r.assignee ?? ''} · since ${formatTime(r.since)}</span></td>
-<td><a href="/orders/${encodeURIComponent(r.orderId)}">${r.orderTitle ?? r.orderId}</a><br><span class="hint">${r.orderStatus}</span></td>
-<td>${money(r.amount, r.currency)}</td>
-<td>${formatTime(r.deadline)}${r.outcome === 'pending' && r.deadline ? html`<br><span class="countdown" data-countdown></span>` : ''}</td>
-<td>${statusBadge(r.outcome)}${r.decidedBy ? html`<br><span class="hint">by ${r.decidedBy}${r.note ? `: ${r.note}` : ''}</span>` : ''}</td>
-${canDecide && o.status === 'pending' ? html`<td>${decisionButtons(r.orderId, r.nodeId)}</td>` : ''}</tr>`,
+<td data-label="Approval">${r.title ?? r.nodeId}<br><span class="hint">${r.assignee ?? ''} · since ${formatTime(r.since)}</span></td>
+<td data-label="Order"><a href="/orders/${encodeURIComponent(r.orderId)}">${r.orderTitle ?? r.orderId}</a><br><span class="hint">${r.orderStatus}</span></td>
+<td data-label="Amount">${money(r.amount, r.currency)}</td>
+<td data-label="Deadline">${formatTime(r.deadline)}${r.outcome === 'pending' && r.deadline ? html`<br><span class="countdown" data-countdown></span>` : ''}</td>
+<td data-label="Outcome">${statusBadge(r.outcome)}${r.decidedBy ? html`<br><span class="hint">by ${r.decidedBy}${r.note ? `: ${r.note}` : ''}</span>` : ''}</td>
+${canDecide && o.status === 'pending' ? html`<td class="decide">${decisionButtons(r.orderId, r.nodeId)}</td>` : ''}</tr>`,
     )}</tbody></table></div>
 ${o.rows.length === 0 ? html`<p data-empty>No ${o.status === 'all' ? '' : o.status} approvals.</p>` : ''}
 </div>`,

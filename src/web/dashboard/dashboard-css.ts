@@ -1,6 +1,9 @@
 // The dashboard's stylesheet, served from our own origin (/assets/dashboard.css; the CSP allows no inline style).
 export const dashboardCss = `
 [hidden] { display: none !important; }
+input, select, textarea { max-width: 100%; box-sizing: border-box; }
+/* Long ids, URLs and JSON break rather than push the page sideways (a phone is 390 px wide). */
+main { overflow-wrap: anywhere; }
 header nav { flex-wrap: wrap; gap: .5rem; }
 header nav ul { flex-wrap: wrap; }
 main.wide { max-width: 90rem; }
@@ -16,8 +19,25 @@ a:focus-visible, button:focus-visible, [tabindex]:focus-visible { outline: 3px s
 .order-head { display: flex; flex-wrap: wrap; gap: 1rem; align-items: baseline; }
 .grid { display: grid; grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); gap: 1rem; }
 @media (max-width: 60rem) { .grid { grid-template-columns: minmax(0, 1fr); } }
-.diagram { overflow: auto; max-height: 80vh; border: 1px solid #ddd; border-radius: 6px; background: #fff; }
-.diagram svg { display: block; max-width: none; }
+.diagram { overflow: auto; border: 1px solid #ddd; border-radius: 6px; background: #fff; touch-action: pan-x pan-y; }
+/* The whole machine at the box's width; the order's drawing (beside its waits) and a zoomed one pan inside a box. */
+.diagram[data-order-diagram], .diagram.zoomed { max-height: 75vh; }
+.diagram svg { display: block; max-width: 100%; height: auto; margin: 0 auto; }
+.diagram.zoomed svg { max-width: none; }
+.diagram.panning { cursor: grabbing; user-select: none; }
+.diagram-tools { display: flex; flex-wrap: wrap; gap: .35rem; align-items: center; margin: .25rem 0; }
+.diagram-tools button { margin-top: 0; min-width: 2.4rem; }
+.heat-legend ul { list-style: none; padding: 0; margin: .25rem 0; display: flex; flex-wrap: wrap; gap: .25rem 1rem; }
+.heat-legend li { display: flex; align-items: center; gap: .35rem; }
+.heat-swatch { display: inline-block; width: 1.1rem; height: 1.1rem; border: 1px solid #44505c; border-radius: 3px; }
+.heat-0 { background: #eff3ff; } .heat-1 { background: #bdd7e7; } .heat-2 { background: #6baed6; } .heat-3 { background: #3182bd; } .heat-4 { background: #08519c; }
+.heat-none { background: #f4f4f4; border-style: dashed; }
+.flow-heat g.heat-none .shape { stroke-dasharray: 4 3; }
+ul.tabs { gap: 1rem; }
+ul.tabs a[aria-current="page"] { font-weight: 700; text-decoration: none; border-bottom: 3px solid #1a5fb4; }
+.waits li.timer { border-color: #8aa4c8; background: #f1f6fd; }
+.lasted, .until { font-variant-numeric: tabular-nums; }
+
 .flow-diagram .node:focus { outline: none; }
 .flow-diagram .node:focus .shape { stroke: #1a73e8; stroke-width: 3; }
 .flow-diagram [data-node-status="running"] .shape { fill: #dbe9ff; stroke: #1a5fb4; }
@@ -29,6 +49,7 @@ a:focus-visible, button:focus-visible, [tabindex]:focus-visible { outline: 3px s
 .flow-diagram [data-edge-status="active"] path { stroke: #2a7d36; stroke-width: 2.5; }
 .flow-diagram [data-edge-status="inactive"] path { stroke: #c5c5c5; stroke-dasharray: 4 3; }
 .flow-diagram [data-problem="true"] .shape { stroke: #b3261e; stroke-width: 3; stroke-dasharray: 5 3; }
+.flow-diagram .node-current .shape { stroke: #1a73e8; stroke-width: 4; }
 .waits { list-style: none; padding: 0; margin: 0; }
 .waits li { border: 1px solid #e0c36a; background: #fffbea; border-radius: 6px; padding: .5rem .75rem; margin: .5rem 0; }
 .actions { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; }
@@ -60,10 +81,28 @@ dl.facts dd { margin: 0; }
 progress { width: min(100%, 14rem); }
 textarea.json { width: 100%; min-height: 24rem; font-family: ui-monospace, monospace; font-size: .9em; }
 .node-info { min-height: 3rem; }
+@media (max-width: 60rem) {
+  /* One column: the sections of both columns are ordered on their own, what the person must act on first. */
+  .order-grid > .column { display: contents; }
+  .order-grid .part-waits { order: -3; }
+  .order-grid .part-cancel { order: -2; }
+  .order-grid .part-diagram { order: -1; }
+}
 @media (max-width: 40rem) {
   main { padding: 0 .5rem; }
   section { padding: .6rem; }
   th, td { padding: .25rem .3rem; }
   .hide-narrow { display: none; }
+  header nav { padding: .35rem .5rem; font-size: .92em; }
+  header nav ul { gap: .2rem .8rem; }
+  header .who { font-size: .85em; }
+  /* Tables marked stack read as one card per row on a phone: each cell under its column's name, never sideways. */
+  table.stack, table.stack tbody, table.stack tr, table.stack th, table.stack td { display: block; width: auto; }
+  table.stack thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
+  table.stack tr { border: 1px solid #ddd; border-radius: 6px; margin: .4rem 0; padding: .25rem .4rem; background: #fff; }
+  table.stack th, table.stack td { border: 0; padding: .15rem 0; }
+  table.stack [data-label]::before { content: attr(data-label) ": "; font-weight: 600; color: #444; }
+  table.stack caption { display: block; text-align: left; }
+  pre, code { white-space: pre-wrap; overflow-wrap: anywhere; }
 }
 `;

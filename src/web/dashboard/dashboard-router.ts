@@ -32,6 +32,8 @@ import { orderFragment, orderPage } from './order-page.js';
 import { liveSections } from './order-sections.js';
 import { approvalsPage } from './approvals-page.js';
 import { flowPage, flowsPage } from './flows-page.js';
+import { heatOf, heatParts, heatRange } from './flow-heat.js';
+import { canonicalJson } from '../../orders/canonical-json.js';
 import { flowEditorPage } from './flow-editor-page.js';
 import { STARTER_GRAPH } from './starter-graph.js';
 import { graphText } from './graph-text.js';
@@ -173,7 +175,7 @@ export function dashboardRouter(o: DashboardRouterOptions): Router {
       call(ctx, principal, 'listOrderPayouts', { id }),
       call(ctx, principal, 'listOrderSellerOrders', { id }),
     ]);
-    return { view, sections: liveSections(view, principal, payouts, sellerOrders, { canRestart: roleAtLeast(principal.role, roleOf('restartOrder')) }) };
+    return { view, sections: liveSections(view, principal, payouts, sellerOrders, { canRestart: roleAtLeast(principal.role, roleOf('restartOrder')), now: o.clock.now() }) };
   }
 
   router.get('/orders/:id', async (ctx) => {
@@ -224,7 +226,7 @@ export function dashboardRouter(o: DashboardRouterOptions): Router {
   router.get('/flows', async (ctx) => {
     const principal = await pagePrincipal(o.auth, ctx);
     if (!principal) return;
-    const { flows } = await call(ctx, principal, 'listFlows', {});
+    const { flows } = await call(ctx, principal, 'listFlows', { activity: 'true' });
     send(ctx, 200, flowsPage({ nonce: cspNonce(ctx), principal, flows }));
   });
 
@@ -240,13 +242,35 @@ export function dashboardRouter(o: DashboardRouterOptions): Router {
       label: n.label ?? n.id,
       description: describe.get(n.type) ?? 'Not in the node catalogue.',
     }));
-    // Both drawings are cached by content: viewing the page again lays nothing out again.
+    // Both drawings are cached by content: viewing the page again lays nothing out again. A draft that is the latest
+    // version unchanged is neither drawn a second time nor offered for publishing.
     const caller = callerKey(principal);
-    const draftSvg = markProblemNodes(await o.diagrams.draftSvg(detail.flow.id, detail.flow.name, detail.draft.graph, caller), detail.draft.problems);
-    const svg = chosen ? await o.diagrams.svg({ flowId: detail.flow.id, version: chosen.version, name: chosen.name, graph: chosen.graph }, caller) : null;
+    const latest = detail.versions.at(-1);
+    const unchanged = latest !== undefined && latest.name === detail.flow.name && canonicalJson(latest.graph) === canonicalJson(detail.draft.graph);
+    const draftSvg = unchanged ? null : markProblemNodes(await o.diagrams.draftSvg(detail.flow.id, detail.flow.name, detail.draft.graph, caller), detail.draft.problems);
+    const drawable = chosen ? { flowId: detail.flow.id, version: chosen.version, name: chosen.name, graph: chosen.graph } : null;
+    let svg: string | null = null;
+    let heat = null;
+    let error = extra.error;
+    let code = status;
+    if (drawable && ctx.query.view === 'heat') {
+      // The heat view (contract 17): the version's stats over the range asked for, drawn on the same layout.
+      const range = heatRange({ range: one(ctx.query.range), from: one(ctx.query.from), to: one(ctx.query.to) }, o.clock.now());
+      try {
+        const stats = await call(ctx, principal, 'getFlowStats', { id: drawable.flowId, version: drawable.version, from: range.from, to: range.to });
+        const { heat: marks, legend } = heatOf(stats);
+        svg = await o.diagrams.heatSvg(drawable, marks, caller);
+        heat = heatParts({ flowId: drawable.flowId, version: drawable.version, range, stats, legend, labels: new Map(graphNodes.map((n) => [n.id, n.label])) });
+      } catch (err) {
+        if (!(err instanceof ValidationError)) throw err;
+        error = `Not shown: ${err.issues.map((i) => i.message).join('; ') || err.message}.`;
+        code = 400;
+      }
+    }
+    svg ??= drawable ? await o.diagrams.svg(drawable, caller) : null;
     send(
       ctx,
-      status,
+      code,
       flowPage({
         nonce: cspNonce(ctx),
         principal,
@@ -257,7 +281,9 @@ export function dashboardRouter(o: DashboardRouterOptions): Router {
         nodes: graphNodes,
         draftSvg,
         problems: detail.draft.problems,
+        heat,
         ...extra,
+        error,
       }),
     );
   }

@@ -1,6 +1,7 @@
 // The draft editor (/flows/<id>/edit, operator): the graph as JSON, checked on every change with the drawing redrawn beside it; save, publish.
 import type { Principal } from '../../auth/principal.js';
-import { html, notice, page, raw } from '../../transport/html.js';
+import { html, notice, page } from '../../transport/html.js';
+import { diagramBox } from './diagram-box.js';
 
 export interface FlowEditorView {
   nonce: string;
@@ -47,7 +48,7 @@ export function flowEditorPage(o: FlowEditorView): string {
 <div>
 <p role="status" aria-live="polite" id="check-state" data-check-state>${o.problems.length ? `${o.problems.length} problem${o.problems.length === 1 ? '' : 's'}: publishing is blocked until they are fixed.` : 'No problems: ready to publish.'}</p>
 <ul class="problems" data-problems>${o.problems.map((p) => html`<li data-problem-node="${p.nodeId ?? ''}">${p.nodeId ? html`<code>${p.nodeId}</code>: ` : ''}${p.message}</li>`)}</ul>
-<div class="diagram" data-editor-diagram>${o.drawingNote ? html`<p class="hint" data-drawing-note>${o.drawingNote}</p>` : ''}${raw(o.svg)}</div>
+${diagramBox(html`data-editor-diagram`, `${o.drawingNote ? html`<p class="hint" data-drawing-note>${o.drawingNote}</p>`.html : ''}${o.svg}`, 'Draft drawing')}
 </div>
 </div>
 </form>`,

@@ -1,8 +1,9 @@
-// The flows list (/flows) and a flow's page (/flows/<id>): versions drawn, node catalogue entries, draft problems, publish.
+// The flows list (/flows) and a flow's page (/flows/<id>): versions drawn or as a heat view, node catalogue entries, draft problems, publish.
 import type { Principal } from '../../auth/principal.js';
 import type { OperationOutput } from '../../application/operation-types.js';
 import { roleAtLeast } from '../../auth/roles.js';
-import { formatTime, html, notice, page, raw } from '../../transport/html.js';
+import { formatTime, html, notice, page, type Html } from '../../transport/html.js';
+import { diagramBox } from './diagram-box.js';
 
 /** A flow as `listFlows` answers it. */
 export type FlowRowView = OperationOutput<'listFlows'>['flows'][number];
@@ -14,11 +15,16 @@ export function flowsPage(o: { nonce: string; principal: Principal; flows: FlowR
     principal: o.principal,
     live: true,
     wide: true,
-    body: html`<div class="table-wrap"><table><thead><tr><th scope="col">Flow</th><th scope="col">Published</th><th scope="col">Nodes (draft)</th><th scope="col" class="hide-narrow">Model</th><th scope="col" class="hide-narrow">Updated</th></tr></thead>
-<tbody>${o.flows.map(
-      (f) => html`<tr data-flow-id="${f.id}"><td><a href="/flows/${encodeURIComponent(f.id)}">${f.name}</a><br><span class="hint">${f.id}</span></td>
-<td>${f.publishedVersion === null ? 'not published' : `version ${f.publishedVersion}`}</td><td>${f.nodeCount}</td><td class="hide-narrow">${f.model ?? '—'}</td><td class="hide-narrow">${formatTime(f.updatedAt)}</td></tr>`,
-    )}</tbody></table></div>`,
+    body: html`<div class="table-wrap"><table><thead><tr><th scope="col">Flow</th><th scope="col">Published</th><th scope="col">Orders active</th><th scope="col" class="hide-narrow">Nodes (draft)</th><th scope="col" class="hide-narrow">Model</th><th scope="col" class="hide-narrow">Updated</th></tr></thead>
+<tbody>${o.flows.map((f) => {
+      const running = f.activeOrders?.running ?? 0;
+      const waiting = f.activeOrders?.waiting ?? 0;
+      return html`<tr data-flow-id="${f.id}" data-active-orders="${running + waiting}"><td><a href="/flows/${encodeURIComponent(f.id)}">${f.name}</a><br><span class="hint">${f.id}</span></td>
+<td>${f.publishedVersion === null ? 'not published' : `version ${f.publishedVersion}`}</td>
+<td>${f.publishedVersion === null ? '—' : html`<a href="/flows/${encodeURIComponent(f.id)}?view=heat" aria-label="${running + waiting} orders active in ${f.name}: where they are">${running + waiting}</a>${waiting ? html` <span class="hint">(${waiting} waiting)</span>` : ''}`}</td>
+<td class="hide-narrow">${f.nodeCount}</td><td class="hide-narrow">${f.model ?? '—'}</td><td class="hide-narrow">${formatTime(f.updatedAt)}</td></tr>`;
+    })}</tbody></table></div>
+<p class="hint">Orders active: running or waiting now, as last counted (a few seconds behind).</p>`,
   });
 }
 
@@ -28,11 +34,15 @@ export interface FlowPageView {
   flow: FlowRowView;
   versions: { version: number; createdBy: string; createdAt: number }[];
   shown: number | null;
+  /** The shown version drawn (the heat view's drawing when `heat` is set). */
   svg: string | null;
   /** The nodes of the shown version with their catalogue entry (shown on hover or selection). */
   nodes: { id: string; label: string; type: string; description: string }[];
-  draftSvg: string;
+  /** The draft drawn, or null when it is the latest version unchanged (nothing to publish, nothing drawn twice). */
+  draftSvg: string | null;
   problems: { nodeId?: string; message: string }[];
+  /** The heat view's range form, legend and table (contract 17), when `?view=heat`. */
+  heat?: { form: Html; legend: Html; table: Html } | null;
   error?: string | null;
   ok?: string | null;
 }
@@ -40,6 +50,11 @@ export interface FlowPageView {
 export function flowPage(o: FlowPageView): string {
   const f = o.flow;
   const operator = roleAtLeast(o.principal.role, 'operator');
+  const id = encodeURIComponent(f.id);
+  const heat = o.heat ?? null;
+  const views = o.shown === null
+    ? html``
+    : html`<nav aria-label="Views"><ul class="actions tabs"><li><a href="/flows/${id}?version=${o.shown}" ${heat ? '' : html`aria-current="page"`}>Drawing</a></li><li><a href="/flows/${id}?version=${o.shown}&amp;view=heat" ${heat ? html`aria-current="page"` : ''} data-heat-link>Where orders spend their time</a></li></ul></nav>`;
   return page({
     title: f.name,
     nonce: o.nonce,
@@ -53,22 +68,32 @@ ${
   o.versions.length === 0
     ? html`<p>Not published yet.</p>`
     : html`<nav aria-label="Versions"><ul class="actions">${o.versions.map(
-        (v) => html`<li><a href="/flows/${encodeURIComponent(f.id)}?version=${v.version}" ${v.version === o.shown ? html`aria-current="page"` : ''}>version ${v.version}</a> <span class="hint">${v.createdBy}, ${formatTime(v.createdAt)}</span></li>`,
+        (v) => html`<li><a href="/flows/${id}?version=${v.version}${heat ? '&view=heat' : ''}" ${v.version === o.shown ? html`aria-current="page"` : ''}>version ${v.version}</a> <span class="hint">${v.createdBy}, ${formatTime(v.createdAt)}</span></li>`,
       )}</ul></nav>
-<p><a href="/api/v1/flows/${encodeURIComponent(f.id)}/versions/${o.shown ?? 1}/diagram.svg">This drawing as SVG</a></p>
-<div class="diagram" data-flow-diagram-page data-version="${o.shown ?? ''}">${raw(o.svg ?? '')}</div>
+${views}
+${heat ? html`${heat.form}${heat.legend}` : html`<p><a href="/api/v1/flows/${id}/versions/${o.shown ?? 1}/diagram.svg">This drawing as SVG</a></p>`}
+${diagramBox(html`data-flow-diagram-page data-version="${o.shown ?? ''}"${heat ? html` data-heat-view` : ''}`, o.svg ?? '', heat ? 'Heat view' : 'Drawing')}
 <div class="node-info" role="status" aria-live="polite" data-node-info-shown><p class="hint">Select a node for its catalogue entry.</p></div>
+${heat ? heat.table : ''}
 <details><summary>Nodes of version ${o.shown ?? ''}</summary><ul>${o.nodes.map(
         (n) => html`<li data-node-info="${n.id}"><strong>${n.label}</strong> <code>${n.id}</code> · <code>${n.type}</code>: ${n.description}</li>`,
       )}</ul></details>`
 }
 </section>
 <section aria-labelledby="draft-h"><h2 id="draft-h">Draft</h2>
-${o.problems.length === 0 ? html`<p data-draft-valid>The draft has no problems.</p>` : html`<ul class="problems">${o.problems.map((p) => html`<li data-problem-node="${p.nodeId ?? ''}">${p.message}</li>`)}</ul>`}
-<div class="diagram">${raw(o.draftSvg)}</div>
+${
+  o.draftSvg === null
+    ? html`<p data-draft-unchanged>The draft is version ${f.publishedVersion ?? ''} as published: nothing to publish.</p>`
+    : html`${o.problems.length === 0 ? html`<p data-draft-valid>The draft has no problems${f.publishedVersion === null ? '' : html`; it differs from version ${f.publishedVersion}`}.</p>` : html`<ul class="problems">${o.problems.map((p) => html`<li data-problem-node="${p.nodeId ?? ''}">${p.message}</li>`)}</ul>`}
+${diagramBox(html`data-draft-diagram`, o.draftSvg, 'Draft drawing')}`
+}
 ${
   operator
-    ? html`<p><a href="/flows/${encodeURIComponent(f.id)}/edit" data-edit-draft>Edit the draft</a></p><form method="post" action="/flows/${encodeURIComponent(f.id)}/publish"><button type="submit" class="primary" ${o.problems.length ? 'disabled' : ''}>Publish the draft as version ${(f.publishedVersion ?? 0) + 1}</button></form>`
+    ? html`<p><a href="/flows/${id}/edit" data-edit-draft>Edit the draft</a></p>${
+        o.draftSvg === null
+          ? ''
+          : html`<form method="post" action="/flows/${id}/publish"><button type="submit" class="primary" data-publish ${o.problems.length ? 'disabled' : ''}>Publish the draft as version ${(f.publishedVersion ?? 0) + 1}</button></form>`
+      }`
     : ''
 }
 </section>`,

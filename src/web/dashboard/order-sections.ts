@@ -5,6 +5,7 @@ import { RESTARTABLE_STATUSES } from '../../orders/restart-order.js';
 import { roleAtLeast } from '../../auth/roles.js';
 import type { OperationOutput } from '../../application/operation-types.js';
 import { formatTime, html, type Html } from '../../transport/html.js';
+import { durationText } from '../../lib/duration-text.js';
 import { money, statusBadge } from './status-badge.js';
 
 /** An order's payouts as `listOrderPayouts` answers them. */
@@ -23,13 +24,42 @@ export function decisionButtons(orderId: string, nodeId: string): Html {
 <button type="button" class="danger" data-action="reject" data-node="${nodeId}">Reject</button></div>`;
 }
 
-/** The payload a dashboard event button sends (spec "Inbound events": record payment, back office). */
-export function eventButtons(event: string, total: number): Html {
-  const payment = JSON.stringify({ source: 'dashboard', amount: total });
+/** What delivering a business event does, as a button says it (the event's name is a hint beside it). */
+const EVENT_ACTIONS: Record<string, string> = {
+  'customer.collected': 'Record pickup by the customer',
+  'goods.received': 'Record the goods as received',
+  'return.received': 'Record the return as received',
+  'order.picked': 'Record the order as picked',
+  'order.packed': 'Record the order as packed',
+};
+
+/** `gift.wrapped` -> `Record “gift wrapped”`: an event the service does not know by name still reads as an action. */
+function eventAction(event: string): string {
+  return EVENT_ACTIONS[event] ?? `Record “${event.replace(/[._-]+/g, ' ').trim()}”`;
+}
+
+/**
+ * The buttons of an event wait (spec "Inbound events"): a payment event is recorded with the order total
+ * (`{ source: dashboard, amount }`) or confirmed from the back office (`{ source: back-office }`); any other event
+ * is recorded from the back office. Each label names the action; the event sent is shown beside it.
+ */
+export function eventButtons(event: string, total: number, currency: string): Html {
   const backOffice = JSON.stringify({ source: 'back-office' });
+  if (event.startsWith('payment.')) {
+    const payment = JSON.stringify({ source: 'dashboard', amount: total });
+    return html`<div class="actions">
+<button type="button" data-action="deliver_event" data-event="${event}" data-payload="${payment}">Record payment of ${money(total, currency)}</button>
+<button type="button" data-action="deliver_event" data-event="${event}" data-payload="${backOffice}">Confirm payment from the back office</button>
+<span class="hint">sends <code>${event}</code></span></div>`;
+  }
   return html`<div class="actions">
-<button type="button" data-action="deliver_event" data-event="${event}" data-payload="${payment}">Record payment (${event})</button>
-<button type="button" data-action="deliver_event" data-event="${event}" data-payload="${backOffice}">From back office (${event})</button></div>`;
+<button type="button" data-action="deliver_event" data-event="${event}" data-payload="${backOffice}">${eventAction(event)}</button>
+<span class="hint">sends <code>${event}</code></span></div>`;
+}
+
+/** How long something has lasted at render, kept current by the page script (`data-since`). */
+function lasted(since: number, now: number): Html {
+  return html`<span class="lasted" data-since="${since}">${durationText(Math.max(0, now - since))}</span>`;
 }
 
 /** Accept/reject on behalf of each seller still pending (spec "Inbound events": `seller.responded` `{ sellerId, decision }`). */
@@ -45,18 +75,27 @@ export function sellerAnswerButtons(sellerOrders: SellerOrderRow[]): Html {
   })}`;
 }
 
-export function waitsSection(view: OrderView, principal: Principal, sellerOrders: SellerOrderRow[] = []): Html {
+/** The order's open waits: approvals and events with their deadline and actions, then timers with when they resume. */
+export function waitsSection(view: OrderView, principal: Principal, sellerOrders: SellerOrderRow[] = [], now = Date.now()): Html {
   const approver = roleAtLeast(principal.role, 'approver');
   const operator = roleAtLeast(principal.role, 'operator');
-  if (view.waits.length === 0) return html`<p data-no-waits>Not waiting for anyone.</p>`;
+  const timers = view.timers ?? [];
+  if (view.waits.length === 0 && timers.length === 0) return html`<p data-no-waits>Not waiting for anyone.</p>`;
   return html`<ul class="waits">${view.waits.map(
     (w) => html`<li data-wait-node="${w.nodeId}" data-wait-kind="${w.kind}" data-deadline="${w.deadline ?? ''}">
-<strong>${w.title ?? w.nodeId}</strong> <span class="hint">(${w.kind === 'approval' ? `approval for ${w.assignee ?? 'anyone'}` : `event ${w.event}`}, since ${formatTime(w.since)})</span>
+<strong>${w.title ?? w.nodeId}</strong> <span class="hint">(${w.kind === 'approval' ? `approval for ${w.assignee ?? 'anyone'}` : `event ${w.event}`})</span>
+<br>Waiting for ${lasted(w.since, now)} <span class="hint">since ${formatTime(w.since)}</span>
 ${w.amount !== null ? html`<br>Amount: ${money(w.amount, view.order.currency)}` : ''}
 <br>Deadline: ${formatTime(w.deadline)} ${w.deadline ? html`<span class="countdown" data-countdown></span>` : ''}
 ${w.kind === 'approval' && approver ? decisionButtons(view.orderId, w.nodeId) : ''}
-${w.kind === 'event' && operator && w.event && w.event !== 'seller.responded' ? eventButtons(w.event, view.order.total) : ''}
+${w.kind === 'event' && operator && w.event && w.event !== 'seller.responded' ? eventButtons(w.event, view.order.total, view.order.currency) : ''}
 ${w.kind === 'event' && w.event === 'seller.responded' ? (operator ? sellerAnswerButtons(sellerOrders) : html`<p class="hint">Waiting for the sellers to answer.</p>`) : ''}
+</li>`,
+  )}${timers.map(
+    (w) => html`<li class="timer" data-wait-node="${w.nodeId}" data-wait-kind="${w.kind}" data-until="${w.until}">
+<strong data-waiting-until>Waiting until ${formatTime(w.until)}</strong> <span class="until" data-until-left></span>
+<br>${w.label} <span class="hint">(${w.kind === 'delay' ? 'a delay' : 'before retrying a failed attempt'}: resumes on its own)</span>
+<br>Waiting for ${lasted(w.since, now)} <span class="hint">since ${formatTime(w.since)}</span>
 </li>`,
   )}</ul>`;
 }
@@ -69,6 +108,21 @@ export function restartForm(view: OrderView): Html {
 <input type="hidden" name="idempotencyKey" value="restart-${randomUUID()}">
 <button type="submit" class="primary" data-action-restart>Restart</button>
 <span class="hint">A new order with the same input on ${view.flow.name} v${view.flow.version}, linked to this one.</span></form>`;
+}
+
+/** The steps that ran, in the order they started: status, how long each took (or has lasted so far), runs. */
+export function stepsSection(view: OrderView, now = Date.now()): Html {
+  const steps = Object.values(view.nodes)
+    .filter((n) => n.runs > 0 && n.startedAt !== null)
+    .sort((a, b) => (a.startedAt ?? 0) - (b.startedAt ?? 0));
+  if (steps.length === 0) return html`<p>No step ran yet.</p>`;
+  return html`<div class="table-wrap"><table class="stack" data-steps><thead><tr><th scope="col">Step</th><th scope="col">Status</th><th scope="col">Took</th><th scope="col">Runs</th></tr></thead>
+<tbody>${steps.map((n) => {
+    const ongoing = n.status === 'running' || n.status === 'waiting';
+    const took = n.durationMs ?? null;
+    return html`<tr data-step="${n.id}" data-step-status="${String(n.status)}" data-duration-ms="${took ?? ''}"><th scope="row" data-label="Step">${n.label ?? n.id}</th><td data-label="Status">${statusBadge(String(n.status))}</td>
+<td data-label="Took">${ongoing && n.startedAt !== null ? html`${lasted(n.startedAt, now)} so far` : took !== null ? durationText(took) : '—'}</td><td data-label="Runs">${n.runs}</td></tr>`;
+  })}</tbody></table></div>`;
 }
 
 export function summarySection(view: OrderView, canRestart = false): Html {
@@ -122,10 +176,18 @@ export function timelineSection(view: OrderView): Html {
 }
 
 /** Every live section by name: the page renders them in place, the fragment route answers them for the client to swap in. */
-export function liveSections(view: OrderView, principal: Principal, payouts: PayoutRow[], sellerOrders: SellerOrderRow[], o: { canRestart?: boolean } = {}): Record<string, Html> {
+export function liveSections(
+  view: OrderView,
+  principal: Principal,
+  payouts: PayoutRow[],
+  sellerOrders: SellerOrderRow[],
+  o: { canRestart?: boolean; now?: number } = {},
+): Record<string, Html> {
+  const now = o.now ?? Date.now();
   return {
     summary: summarySection(view, o.canRestart),
-    waits: waitsSection(view, principal, sellerOrders),
+    waits: waitsSection(view, principal, sellerOrders, now),
+    steps: stepsSection(view, now),
     lines: linesSection(view),
     sellerOrders: sellerOrdersSection(sellerOrders),
     payouts: payoutsSection(payouts),

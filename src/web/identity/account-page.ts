@@ -80,9 +80,9 @@ ${
 
 function sessionsSection(v: AccountView): Html {
   return html`<section aria-labelledby="ses-h"><h2 id="ses-h">Sessions</h2>
-<table><thead><tr><th scope="col">Browser and system</th><th scope="col">Address</th><th scope="col">Signed in</th><th scope="col">Last activity</th><th scope="col"><span class="hint">Action</span></th></tr></thead>
+<table class="stack"><thead><tr><th scope="col">Browser and system</th><th scope="col">Address</th><th scope="col">Signed in</th><th scope="col">Last activity</th><th scope="col"><span class="hint">Action</span></th></tr></thead>
 <tbody>${v.sessions.map(
-    (s) => html`<tr data-session="${s.id}"><td>${s.userAgent ?? 'unknown'}</td><td>${s.ip ?? ''}</td><td>${formatTime(s.createdAt)}</td><td>${formatTime(s.lastUsedAt)}</td>
+    (s) => html`<tr data-session="${s.id}"><td data-label="Browser and system">${s.userAgent ?? 'unknown'}</td><td data-label="Address">${s.ip ?? ''}</td><td data-label="Signed in">${formatTime(s.createdAt)}</td><td data-label="Last activity">${formatTime(s.lastUsedAt)}</td>
 <td>${
       s.id === v.principal.sessionId
         ? html`<strong>This session</strong>`
@@ -96,13 +96,13 @@ function sessionsSection(v: AccountView): Html {
 function connectedAppsSection(apps: ConnectedApp[]): Html {
   const rows = apps.map(
     (a) => html`<tr data-connected-app="${a.id}" data-app-kind="${a.kind}" data-app-role="${a.role}">
-  <td>${a.appName}</td><td>${a.kind === 'mcp' ? 'MCP' : 'A2A'}</td><td><code>${a.resource}</code></td><td>${a.role}</td><td>${formatTime(a.connectedAt)}</td>
+  <td data-label="App">${a.appName}</td><td data-label="Kind">${a.kind === 'mcp' ? 'MCP' : 'A2A'}</td><td data-label="Address"><code>${a.resource}</code></td><td data-label="Role">${a.role}</td><td data-label="Connected">${formatTime(a.connectedAt)}</td>
   <td><a href="/account/apps/${encodeURIComponent(a.id)}/disconnect">Disconnect…</a></td></tr>`,
   );
   return html`<section aria-labelledby="apps-h"><h2 id="apps-h">Connected apps</h2>
 ${apps.length === 0
   ? html`<p data-connected-apps="0">No connected apps. An MCP client or an A2A agent you connect with your account appears here.</p>`
-  : html`<table data-connected-apps="${apps.length}"><thead><tr><th scope="col">App</th><th scope="col">Kind</th><th scope="col">Address</th><th scope="col">Role</th><th scope="col">Connected</th><th scope="col"><span class="visually-hidden">Action</span></th></tr></thead>
+  : html`<table class="stack" data-connected-apps="${apps.length}"><thead><tr><th scope="col">App</th><th scope="col">Kind</th><th scope="col">Address</th><th scope="col">Role</th><th scope="col">Connected</th><th scope="col"><span class="visually-hidden">Action</span></th></tr></thead>
 <tbody>${rows}</tbody></table>`}
 </section>`;
 }
@@ -111,11 +111,11 @@ function tokensSection(v: AccountView): Html {
   if (!v.tokens) return html``;
   return html`<section aria-labelledby="tok-h"><h2 id="tok-h">API tokens</h2>
 ${v.newTokenSecret ? html`<p class="notice ok" role="status">Copy the token now, it is shown only once: <code data-api-token-secret="${v.newTokenSecret}">${v.newTokenSecret}</code></p>` : ''}
-<table><thead><tr><th scope="col">Name</th><th scope="col">Role</th><th scope="col">Prefix</th><th scope="col">Created by</th><th scope="col">Expires</th><th scope="col">Last used</th><th scope="col"><span class="hint">Action</span></th></tr></thead>
+<table class="stack"><thead><tr><th scope="col">Name</th><th scope="col">Role</th><th scope="col">Prefix</th><th scope="col">Created by</th><th scope="col">Expires</th><th scope="col">Last used</th><th scope="col"><span class="hint">Action</span></th></tr></thead>
 <tbody>${v.tokens.map(
-    (t) => html`<tr data-api-token="${t.id}"><td>${t.name}</td><td>${t.role}</td><td><code>${t.prefix}</code></td><td>${t.createdBy}</td>
-<td ${t.expiresSoon || t.expired ? html`class="soon"` : ''}>${t.expiresAt === null ? 'never' : formatTime(t.expiresAt)}${t.expired ? ' (expired)' : t.expiresSoon ? ' (soon)' : ''}</td>
-<td>${formatTime(t.lastUsedAt)}</td>
+    (t) => html`<tr data-api-token="${t.id}"><td data-label="Name">${t.name}</td><td data-label="Role">${t.role}</td><td data-label="Prefix"><code>${t.prefix}</code></td><td data-label="Created by">${t.createdBy}</td>
+<td data-label="Expires" ${t.expiresSoon || t.expired ? html`class="soon"` : ''}>${t.expiresAt === null ? 'never' : formatTime(t.expiresAt)}${t.expired ? ' (expired)' : t.expiresSoon ? ' (soon)' : ''}</td>
+<td data-label="Last used">${formatTime(t.lastUsedAt)}</td>
 <td><form method="post" action="/account/api-tokens/${t.id}/revoke" class="inline"><button type="submit">Revoke</button></form></td></tr>`,
   )}</tbody></table>
 <form method="post" action="/account/api-tokens">

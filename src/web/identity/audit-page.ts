@@ -26,11 +26,11 @@ export function auditPage(o: {
   )}</select>
   <button type="submit">Show</button>
 </form>
-<table><thead><tr><th scope="col">When</th><th scope="col">Action</th><th scope="col">Actor</th><th scope="col">Target</th><th scope="col">Detail</th><th scope="col">Address</th></tr></thead>
+<table class="stack"><thead><tr><th scope="col">When</th><th scope="col">Action</th><th scope="col">Actor</th><th scope="col">Target</th><th scope="col">Detail</th><th scope="col">Address</th></tr></thead>
 <tbody>${o.events.map(
-      (e) => html`<tr data-audit-event="${e.id}" data-action="${e.action}"><td>${formatTime(e.at)}</td><td>${e.action}</td>
-<td>${e.actor} <span class="hint">(${e.actorKind})</span></td><td>${e.target ?? ''}</td>
-<td><code>${e.detail ? JSON.stringify(e.detail) : ''}</code></td><td>${e.ip ?? ''}</td></tr>`,
+      (e) => html`<tr data-audit-event="${e.id}" data-action="${e.action}"><td data-label="When">${formatTime(e.at)}</td><td data-label="Action">${e.action}</td>
+<td data-label="Actor">${e.actor} <span class="hint">(${e.actorKind})</span></td><td data-label="Target">${e.target ?? ''}</td>
+<td data-label="Detail"><code>${e.detail ? JSON.stringify(e.detail) : ''}</code></td><td data-label="Address">${e.ip ?? ''}</td></tr>`,
     )}</tbody></table>
 ${o.events.length === 0 ? html`<p>No events.</p>` : ''}
 ${older ? html`<p><a href="${older}" rel="next">Older events</a></p>` : ''}`,

@@ -1,7 +1,7 @@
 // The dashboard's browser script (bundled by esbuild, served from /assets/dashboard.js): live order pages over the
 // order socket, approvals with the undo window, countdowns, node details on flow drawings, the draft editor's checks,
-// the orders list's batch panel and the batches page's live progress.
-// No inline script or style.
+// the orders list's batch panel, the batches page's live progress, drawings that fit their box (zoom, pan, opened on
+// where the order is). No inline script or style.
 import type { OperationOutput } from '../../../application/operation-types.js';
 import type { ErrorResponse } from '../../../transport/http-errors.js';
 
@@ -141,6 +141,122 @@ function formatLeft(s: number): string {
   return d > 0 ? `${d} d ${h} h` : h > 0 ? `${h} h ${m} min` : m > 0 ? `${m} min ${s % 60} s` : `${s} s`;
 }
 
+/** Every `[data-since]` shows how long it has lasted; every `[data-until]` wait how long until it resumes. */
+function tickDurations(now: () => number): void {
+  for (const el of Array.from(document.querySelectorAll<HTMLElement>('[data-since]'))) {
+    const since = Number(el.dataset.since);
+    if (Number.isFinite(since) && since > 0) el.textContent = formatLeft(Math.max(0, Math.floor((now() - since) / 1000)));
+  }
+  for (const el of Array.from(document.querySelectorAll<HTMLElement>('[data-until]'))) {
+    const until = Number(el.dataset.until);
+    const left = el.querySelector<HTMLElement>('[data-until-left]');
+    if (!left || !Number.isFinite(until)) continue;
+    const s = Math.ceil((until - now()) / 1000);
+    left.textContent = s > 0 ? `(in ${formatLeft(s)})` : '(due now)';
+  }
+}
+
+/**
+ * A drawing in its box (contract 17): at first the whole machine, scaled down to the box's width (CSS), never wider;
+ * the buttons zoom in and out from there and Fit goes back; a mouse drags it around (touch scrolls natively), and
+ * Ctrl + wheel zooms. `data-current-node` names the node to open on: the box scrolls to centre it.
+ */
+function initDiagram(box: HTMLElement): void {
+  let zoom = 1;
+  const tools = box.previousElementSibling instanceof HTMLElement && box.previousElementSibling.hasAttribute('data-diagram-tools') ? box.previousElementSibling : null;
+  const svg = () => box.querySelector<SVGSVGElement>(':scope > svg');
+  /** The drawing's own width (its viewBox): zoom 1 is the smaller of it and the box. */
+  const natural = () => svg()?.viewBox.baseVal?.width || Number(svg()?.getAttribute('width')) || box.clientWidth;
+  const apply = () => {
+    const el = svg();
+    if (!el) return;
+    box.dataset.zoom = zoom.toFixed(2);
+    if (zoom === 1) {
+      box.classList.remove('zoomed');
+      el.style.removeProperty('width');
+      return;
+    }
+    box.classList.add('zoomed');
+    el.style.width = `${Math.round(Math.min(natural(), box.clientWidth) * zoom)}px`;
+  };
+  const zoomBy = (factor: number, at?: { x: number; y: number }) => {
+    const before = { left: box.scrollLeft, top: box.scrollTop, w: box.scrollWidth, h: box.scrollHeight };
+    const point = at ?? { x: box.clientWidth / 2, y: box.clientHeight / 2 };
+    zoom = Math.min(8, Math.max(1, zoom * factor));
+    apply();
+    // Keep the point under the pointer (or the box's centre) where it was.
+    const kx = box.scrollWidth / Math.max(1, before.w);
+    const ky = box.scrollHeight / Math.max(1, before.h);
+    box.scrollLeft = (before.left + point.x) * kx - point.x;
+    box.scrollTop = (before.top + point.y) * ky - point.y;
+  };
+  tools?.addEventListener('click', (e) => {
+    const b = (e.target as Element).closest<HTMLButtonElement>('button[data-zoom]');
+    if (!b) return;
+    if (b.dataset.zoom === 'in') zoomBy(1.25);
+    else if (b.dataset.zoom === 'out') zoomBy(0.8);
+    else {
+      zoom = 1;
+      apply();
+      centre();
+    }
+  });
+  box.addEventListener(
+    'wheel',
+    (e) => {
+      if (!e.ctrlKey && !e.metaKey) return;
+      e.preventDefault();
+      const r = box.getBoundingClientRect();
+      zoomBy(e.deltaY < 0 ? 1.15 : 1 / 1.15, { x: e.clientX - r.left, y: e.clientY - r.top });
+    },
+    { passive: false },
+  );
+  let drag: { x: number; y: number; left: number; top: number; moved: boolean } | null = null;
+  box.addEventListener('pointerdown', (e) => {
+    if (e.pointerType !== 'mouse' || e.button !== 0) return;
+    drag = { x: e.clientX, y: e.clientY, left: box.scrollLeft, top: box.scrollTop, moved: false };
+  });
+  box.addEventListener('pointermove', (e) => {
+    if (!drag) return;
+    const dx = e.clientX - drag.x;
+    const dy = e.clientY - drag.y;
+    if (!drag.moved && Math.abs(dx) + Math.abs(dy) < 5) return;
+    if (!drag.moved) box.setPointerCapture(e.pointerId);
+    drag.moved = true;
+    box.classList.add('panning');
+    box.scrollLeft = drag.left - dx;
+    box.scrollTop = drag.top - dy;
+  });
+  const endDrag = () => {
+    drag = null;
+    box.classList.remove('panning');
+  };
+  box.addEventListener('pointerup', endDrag);
+  box.addEventListener('pointercancel', endDrag);
+  /** Scrolls the box (not the page) so the current node is in its middle. */
+  function centre(): void {
+    const id = box.dataset.currentNode;
+    if (!id) return;
+    const node = svg()?.querySelector<SVGGElement>(`[data-node-id="${CSS.escape(id)}"]`);
+    if (!node) return;
+    node.classList.add('node-current');
+    const n = node.getBoundingClientRect();
+    const b = box.getBoundingClientRect();
+    box.scrollTop += n.top + n.height / 2 - (b.top + box.clientHeight / 2);
+    box.scrollLeft += n.left + n.width / 2 - (b.left + box.clientWidth / 2);
+  }
+  // The editor swaps the drawing on every change: the new one keeps the zoom.
+  new MutationObserver(() => apply()).observe(box, { childList: true });
+  // A live order moved on: open on where it is now.
+  box.addEventListener('recentre', () => {
+    svg()?.querySelector('.node-current')?.classList.remove('node-current');
+    centre();
+  });
+  apply();
+  centre();
+  box.dataset.diagramReady = 'true';
+}
+
 /** Applies a live state to the drawing and header without a reload. */
 function applyState(root: HTMLElement, state: unknown): void {
   if (!isWireObject(state)) return;
@@ -172,6 +288,14 @@ function applyState(root: HTMLElement, state: unknown): void {
     if (!isWireObject(edge)) continue;
     const g = svg.querySelector(`[data-edge-from="${CSS.escape(String(edge.from))}"][data-edge-to="${CSS.escape(String(edge.to))}"][data-edge-branch="${CSS.escape(String(edge.branch))}"]`);
     if (g) g.setAttribute('data-edge-status', String(edge.status));
+  }
+  // Where the order is now (waiting, else running, else failed): the drawing opens on it.
+  const box = root.querySelector<HTMLElement>('[data-order-diagram]');
+  const at = (status: string) => svg.querySelector(`[data-node-status="${status}"]`)?.getAttribute('data-node-id') ?? null;
+  const current = at('waiting') ?? at('running') ?? at('failed') ?? '';
+  if (box && box.dataset.currentNode !== current) {
+    box.dataset.currentNode = current;
+    box.dispatchEvent(new CustomEvent('recentre'));
   }
 }
 
@@ -230,6 +354,7 @@ function initOrderPage(root: HTMLElement): void {
         void refreshSections(root, orderId, held).then(() => {
           root.dataset.stateVersion = String(Number(root.dataset.stateVersion ?? '0') + 1);
           tickCountdowns(now);
+          tickDurations(now);
         });
       } else answer(msg, pending);
     });
@@ -277,8 +402,12 @@ function initOrderPage(root: HTMLElement): void {
     }
   };
   root.addEventListener('click', (e) => void onClick(e));
-  setInterval(() => tickCountdowns(now), 1000);
+  setInterval(() => {
+    tickCountdowns(now);
+    tickDurations(now);
+  }, 1000);
   tickCountdowns(now);
+  tickDurations(now);
 }
 
 /** The inbox: each decision is held for the undo window, then sent over the order's socket, opened for that one action. */
@@ -587,6 +716,7 @@ function initBatches(root: HTMLElement): void {
   setInterval(() => void poll().catch(() => undefined), 1000);
 }
 
+for (const box of Array.from(document.querySelectorAll<HTMLElement>('[data-diagram]'))) initDiagram(box);
 const orderRoot = document.querySelector<HTMLElement>('[data-order-page]');
 if (orderRoot) initOrderPage(orderRoot);
 const approvalsRoot = document.querySelector<HTMLElement>('[data-approvals-page]');
