@@ -24,6 +24,10 @@ import { OrderChangeFeed } from '../web/order-change-feed.js';
 import { OrderLiveSocket } from '../web/order-live-socket.js';
 import { orderDocumentsRouter } from '../web/order-documents-router.js';
 import { proxyOptions } from '../transport/proxy-options.js';
+import { ReturnLinks } from '../orders/return-links.js';
+
+/** How often each node sweeps for return links a crash left unsettled (docs/commerce.md "Returns"). */
+const RETURN_SWEEP_INTERVAL_MS = 60_000;
 
 export const ordersModule: ServiceModule = async (ctx) => {
   const engine = ctx.engine;
@@ -96,6 +100,12 @@ export const ordersModule: ServiceModule = async (ctx) => {
   ctx.testClock?.onAdvanced(purgeKeys);
   let purgeTimer: NodeJS.Timeout | null = null;
 
+  // Returns and their orders kept in step (a return's end wakes its order; an order ended unsold cancels its returns).
+  const returnLinks = new ReturnLinks({ db, engine, logger: logger.child({ component: 'returns' }) });
+  const sweepReturns = () => returnLinks.sweep().then(() => undefined, (err) => logger.warn({ err: (err as Error).message }, 'return link sweep failed'));
+  ctx.testClock?.onAdvanced(sweepReturns);
+  let returnSweep: NodeJS.Timeout | null = null;
+
   const feed = new OrderChangeFeed(engine.runtime.changes);
   const ownOrigins = ownOriginsOf(ctx);
   const live = new OrderLiveSocket({ auth: ctx.auth, operations: ctx.operations, engine, db, feed, logger, koaOptions: proxyOptions(env.TRUST_PROXY), ownOrigins, sockets: ctx.websockets });
@@ -105,12 +115,18 @@ export const ordersModule: ServiceModule = async (ctx) => {
     upgrades: [live.route()],
     start: async () => {
       feed.start();
+      returnLinks.start();
+      await sweepReturns();
+      returnSweep = setInterval(() => void sweepReturns(), RETURN_SWEEP_INTERVAL_MS);
+      returnSweep.unref();
       await purgeKeys();
       purgeTimer = setInterval(() => void purgeKeys(), IDEMPOTENCY_PURGE_INTERVAL_MS);
       purgeTimer.unref();
     },
     stop: async () => {
       if (purgeTimer) clearInterval(purgeTimer);
+      if (returnSweep) clearInterval(returnSweep);
+      returnLinks.stop();
       await live.close();
       feed.stop();
       await worker.stop();
