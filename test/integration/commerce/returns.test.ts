@@ -68,7 +68,7 @@ describe('a return before the payout (contract 18, spec "Payout computation")', 
     expect(started.status, started.text).toBe(201);
     expect(started.body).toEqual({ returnId: expect.stringMatching(/^ord_/), orderId: parent });
     const returnId: string = started.body.returnId;
-    // Line shares of 176.45: 135.00 -> 146.13, 28.00 -> 30.32 (largest remainder); one pan of three: 146.13 / 3 = 48.71.
+    // Line shares of 176.45: 135.00 -> 146.14, 28.00 -> 30.31 (largest remainder); one pan of three: 146.14 / 3 = 48.71.
     const amount = 48.71;
 
     // The return is an order-like run of tpl-return with its own live state, linked to its order; it waits for the goods.
