@@ -32,6 +32,12 @@ export function eventButtons(event: string, total: number): Html {
 <button type="button" data-action="deliver_event" data-event="${event}" data-payload="${backOffice}">From back office (${event})</button></div>`;
 }
 
+/** A return's goods arrived (contract 18): `return.received` from the dashboard. */
+export function goodsReceivedButton(): Html {
+  const payload = JSON.stringify({ source: 'dashboard' });
+  return html`<div class="actions"><button type="button" class="primary" data-action="deliver_event" data-event="return.received" data-payload="${payload}">Goods received (return.received)</button></div>`;
+}
+
 /** Accept/reject on behalf of each seller still pending (spec "Inbound events": `seller.responded` `{ sellerId, decision }`). */
 export function sellerAnswerButtons(sellerOrders: SellerOrderRow[]): Html {
   const pending = sellerOrders.filter((s) => s.status === 'pending' && s.sellerId);
@@ -55,7 +61,8 @@ export function waitsSection(view: OrderView, principal: Principal, sellerOrders
 ${w.amount !== null ? html`<br>Amount: ${money(w.amount, view.order.currency)}` : ''}
 <br>Deadline: ${formatTime(w.deadline)} ${w.deadline ? html`<span class="countdown" data-countdown></span>` : ''}
 ${w.kind === 'approval' && approver ? decisionButtons(view.orderId, w.nodeId) : ''}
-${w.kind === 'event' && operator && w.event && w.event !== 'seller.responded' ? eventButtons(w.event, view.order.total) : ''}
+${w.kind === 'event' && operator && w.event === 'return.received' ? goodsReceivedButton() : ''}
+${w.kind === 'event' && operator && w.event && w.event !== 'seller.responded' && w.event !== 'return.received' ? eventButtons(w.event, view.order.total) : ''}
 ${w.kind === 'event' && w.event === 'seller.responded' ? (operator ? sellerAnswerButtons(sellerOrders) : html`<p class="hint">Waiting for the sellers to answer.</p>`) : ''}
 </li>`,
   )}</ul>`;

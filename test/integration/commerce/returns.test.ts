@@ -321,6 +321,8 @@ describe('the order page (contract 13, 18)', () => {
     const returnPage = await getPage(t, posted.location!, operator.cookie);
     expect(dataAttrs(returnPage.text, 'return-of')).toEqual([parent]);
     expect(returnPage.text).not.toContain('data-return-form');
+    // Its wait offers the operator "Goods received" (return.received).
+    expect(dataAttrs(returnPage.text, 'event')).toEqual(['return.received']);
 
     page = await getPage(t, `/orders/${parent}`, operator.cookie);
     expect(dataAttrs(page.text, 'return-id')).toEqual([returnId]);
