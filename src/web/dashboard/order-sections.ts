@@ -51,6 +51,9 @@ export function sellerAnswerButtons(sellerOrders: SellerOrderRow[]): Html {
   })}`;
 }
 
+/** Events whose waits show buttons of their own (or none: `return.ended` is sent by a return when it ends). */
+const OWN_BUTTONS: ReadonlySet<string> = new Set(['seller.responded', 'return.received', 'return.ended']);
+
 export function waitsSection(view: OrderView, principal: Principal, sellerOrders: SellerOrderRow[] = []): Html {
   const approver = roleAtLeast(principal.role, 'approver');
   const operator = roleAtLeast(principal.role, 'operator');
@@ -62,7 +65,8 @@ ${w.amount !== null ? html`<br>Amount: ${money(w.amount, view.order.currency)}` 
 <br>Deadline: ${formatTime(w.deadline)} ${w.deadline ? html`<span class="countdown" data-countdown></span>` : ''}
 ${w.kind === 'approval' && approver ? decisionButtons(view.orderId, w.nodeId) : ''}
 ${w.kind === 'event' && operator && w.event === 'return.received' ? goodsReceivedButton() : ''}
-${w.kind === 'event' && operator && w.event && w.event !== 'seller.responded' && w.event !== 'return.received' ? eventButtons(w.event, view.order.total) : ''}
+${w.kind === 'event' && operator && w.event && !OWN_BUTTONS.has(w.event) ? eventButtons(w.event, view.order.total) : ''}
+${w.kind === 'event' && w.event === 'return.ended' ? html`<p class="hint">The payout waits for the order's open returns to end (see Returns).</p>` : ''}
 ${w.kind === 'event' && w.event === 'seller.responded' ? (operator ? sellerAnswerButtons(sellerOrders) : html`<p class="hint">Waiting for the sellers to answer.</p>`) : ''}
 </li>`,
   )}</ul>`;

@@ -237,6 +237,10 @@ describe('returns and the payout (contract 18)', () => {
     expect(held.nodes.returns_check.output).toEqual({ open: [returnId] });
     expect(held.waits).toEqual([expect.objectContaining({ nodeId: 'wait_return_end', event: 'return.ended' })]);
     expect(await payouts(parent)).toEqual({});
+    // The order page says why it waits, with no button to send the event a return sends itself.
+    const page = await getPage(t, `/orders/${parent}`, (await makePerson(t, 'operator')).cookie);
+    expect(page.text).toContain('The payout waits for the order');
+    expect(dataAttrs(page.text, 'event')).toEqual([]);
 
     expect((await receive(returnId)).body.delivered).toBe(true);
     await eventually(async () => (await state(parent)).status === 'completed', 10_000, 'the parent woken and paid out');
