@@ -6,15 +6,20 @@ import { startTestService, type TestService } from '../../support/test-service.j
 import { eventually } from '../orders/orders-support.js';
 import { dataAttrs, getPage, makePerson, postForm } from '../identity/identity-client.js';
 import { outboxId } from '../../../src/engine/runtime/outbox.js';
+import { startReceiver } from '../orders/webhook-receiver.js';
+import { ReturnLinks } from '../../../src/orders/return-links.js';
 
 const DAY = 86_400_000;
 let t: TestService;
+let rx: Awaited<ReturnType<typeof startReceiver>>;
 
 beforeAll(async () => {
-  t = await startTestService();
+  t = await startTestService({ env: { OUTBOUND_ALLOW_LOOPBACK: '1' } });
+  rx = await startReceiver();
 });
 afterAll(async () => {
   await t?.close();
+  await rx?.close();
 });
 
 const rows = async <T = any>(sql: string, params: unknown[] = []) => (await t.service.ctx.db.query(sql, params)).rows as T[];
@@ -188,7 +193,20 @@ describe('what may be returned (contract 18)', () => {
       ['waiting', 102.5],
       ['waiting', 45],
     ]);
+    const sub = await t.call('POST', '/api/v1/webhook-subscriptions', { url: `${rx.url}/ok`, events: ['order.refunded'] });
+    expect(sub.status, sub.text).toBe(201);
     for (const r of [second, third]) expect((await receive(r.body.returnId)).body.delivered).toBe(true);
+    // Each return's refund is a delivery of its own to the order's subscribers: the order's id, the return named.
+    const delivered = await eventually(async () => {
+      const got = rx.on('/ok').filter((d) => d.body?.orderId === parent);
+      return got.length === 2 ? got : null;
+    }, 10_000, 'two order.refunded deliveries');
+    expect(delivered.map((d) => [d.body.event, d.body.data.returnId])).toEqual(expect.arrayContaining([
+      ['order.refunded', second.body.returnId],
+      ['order.refunded', third.body.returnId],
+    ]));
+    expect(new Set(delivered.map((d) => d.headers['x-service-delivery'])).size).toBe(2);
+    expect((await t.call('DELETE', `/api/v1/webhook-subscriptions/${sub.body.subscription.id}`)).status).toBe(200);
     const refunded = (await outbox([parent, first.body.returnId, second.body.returnId, third.body.returnId])).filter((e) => e.event === 'order.refunded');
     expect(refunded.map((e) => [e.order_id, e.data.returnId, e.data.node.output.amount])).toEqual([
       [parent, second.body.returnId, 102.5],
@@ -303,6 +321,26 @@ describe('returns and the payout (contract 18)', () => {
     expect((await outbox([parent])).map((e) => e.event)).not.toContain('order.refunded');
     // Only a return that ended cancelled frees its units (contract 18).
     expect((await state(parent)).returnable.lines).toEqual([{ sku: 'PRINT-A3', sellerId: 'seller_nimbus', name: expect.any(String), qty: 1 }]);
+  });
+});
+
+describe('the links between a return and its order when a notice is lost (docs/commerce.md "Returns")', () => {
+  it('the sweep wakes an order held by returns that all ended, and cancels the open returns of an order that ended unsold', async () => {
+    const held = await paidOrder([{ sku: 'PRINT-A3', qty: 2 }]);
+    const first = (await startReturn(held, { lines: [{ sku: 'PRINT-A3', qty: 1 }] })).body.returnId;
+    const open = await paidOrder([{ sku: 'PRINT-A3', qty: 1 }]);
+    const second = (await startReturn(open, { lines: [{ sku: 'PRINT-A3', qty: 1 }] })).body.returnId;
+    await t.advance(14 * DAY);
+    expect((await state(held)).waits).toEqual([expect.objectContaining({ event: 'return.ended' })]);
+    // Two commits whose change notices a crash lost (a status written without a slice sends none).
+    await rows("UPDATE orders SET status = 'cancelled' WHERE id = $1", [first]);
+    await rows("UPDATE orders SET status = 'cancelled' WHERE id = $1", [open]);
+    const links = new ReturnLinks({ db: t.service.ctx.db, engine: t.service.ctx.engine!, logger: t.service.ctx.logger });
+    await links.sweep();
+    expect((await state(held)).status).toBe('completed');
+    expect(await state(second)).toMatchObject({ status: 'cancelled', reason: `Order ${open} cancelled` });
+    // Settled: a second sweep finds nothing.
+    expect(await links.sweep()).toBe(0);
   });
 });
 
