@@ -5,7 +5,7 @@ import type { liveNodeSchema } from './order-schemas.js';
 import type { FlowRegistry } from '../engine/flows/flow-registry.js';
 import { fromMinor } from '../domain/money.js';
 import { toNodeRecords, type NodeRecord, type StoredNodeRecord } from '../engine/runtime/node-record.js';
-import { toOrderRow, type OrderDbRow } from '../engine/runtime/order-row.js';
+import { toOrderRow, type OrderDbRow, type OrderRow } from '../engine/runtime/order-row.js';
 import type { OrderLineDbRow } from '../commerce/order-lines-repo.js';
 import { orderSummary } from '../engine/runtime/order-summary.js';
 import { readTimeline } from '../engine/runtime/timeline.js';
@@ -115,7 +115,7 @@ export async function readLiveState(q: Queryable, flows: FlowRegistry, orderId: 
  * or why no return may start (`closed`; the time is not checked here: `windowEndsAt` says when the
  * window of a flow without a payout node closes). A return lists none.
  */
-function returnsView(order: ReturnType<typeof toOrderRow>, facts: ReturnFacts | null, payout: { hasPayoutNode: boolean; payoutRan: boolean }) {
+function returnsView(order: OrderRow, facts: ReturnFacts | null, payout: { hasPayoutNode: boolean; payoutRan: boolean }) {
   const c = order.currency;
   if (!facts) return { returns: [], returnable: { lines: [], closed: `${order.id} is a return: a return cannot itself be returned`, windowEndsAt: null } };
   const refusal = returnRefusal({ orderId: order.id, status: order.status, isReturn: false, capturedAt: facts.capturedAt, ...payout, windowDays: facts.windowDays, now: null });

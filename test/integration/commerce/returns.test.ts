@@ -231,6 +231,28 @@ describe('what may be returned (contract 18)', () => {
     expect(await rows('SELECT count(*)::int AS n FROM orders WHERE return_of = $1', [id])).toEqual([{ n: 0 }]);
   });
 
+  it('an order whose flow schedules no payout (storefront) takes returns until returnWindowDays after its capture, also once it completed', async () => {
+    const res = await t.call('POST', '/api/v1/orders', {
+      flowId: 'tpl-storefront-order',
+      input: { model: 'b2c', channel: 'web', customerId: 'cust_1', contact: { email: 'buyer@example.com' }, currency: 'USD', lines: [{ sku: 'MUG-1', qty: 2 }] },
+    });
+    expect(res.status, res.text).toBe(201);
+    const id: string = res.body.orderId;
+    const s = await state(id);
+    expect(s.status).toBe('completed');
+    const [capture] = await rows('SELECT created_at FROM payment_charges WHERE order_id = $1', [id]);
+    expect(s.returnable).toEqual({ lines: [{ sku: 'MUG-1', sellerId: null, name: expect.any(String), qty: 2 }], closed: null, windowEndsAt: Number(capture.created_at) + 14 * DAY });
+    const started = await startReturn(id, { lines: [{ sku: 'MUG-1', qty: 1 }] });
+    expect(started.status, started.text).toBe(201);
+    expect((await receive(started.body.returnId)).body.delivered).toBe(true);
+    expect((await state(started.body.returnId)).status).toBe('completed');
+    expect(await rows('SELECT amount_minor FROM refunds WHERE order_id = $1', [id])).toEqual([{ amount_minor: '1250' }]);
+    await t.advance(14 * DAY);
+    const late = await startReturn(id, { lines: [{ sku: 'MUG-1', qty: 1 }] });
+    expect(late.status).toBe(409);
+    expect(late.body.error).toMatch(/return window of order .* closed on /);
+  });
+
   it('Idempotency-Key as on POST /orders: a repeat starts no second return (200, replayed), another body with the key is 422', async () => {
     const parent = await paidOrder([{ sku: 'PRINT-A3', qty: 2 }]);
     const body = { lines: [{ sku: 'PRINT-A3', qty: 1 }] };
@@ -241,6 +263,20 @@ describe('what may be returned (contract 18)', () => {
     expect(again.body).toEqual({ returnId: first.body.returnId, orderId: parent, replayed: true });
     expect((await startReturn(parent, { lines: [{ sku: 'PRINT-A3', qty: 2 }] }, { 'Idempotency-Key': 'return-key-1' })).status).toBe(422);
     expect(await rows('SELECT count(*)::int AS n FROM orders WHERE return_of = $1', [parent])).toEqual([{ n: 1 }]);
+  });
+});
+
+describe('the tool start_return (contract 11, 18)', () => {
+  it('starts a return as POST /orders/:id/returns does, for an operator; a viewer is refused by the registry', async () => {
+    const parent = await paidOrder([{ sku: 'PRINT-A3', qty: 1 }]);
+    const operator = { kind: 'person' as const, id: 'per_agent', role: 'operator' as const, actor: 'agent@example.com', via: 'bearer' as const };
+    const call = (as: typeof operator | (Omit<typeof operator, 'role'> & { role: 'viewer' })) =>
+      t.service.ctx.operations.callRaw('start_return', as, { orderId: parent, lines: [{ sku: 'PRINT-A3', qty: 1 }], reason: 'Wrong size' }, { ip: null });
+    const refused = await call({ ...operator, role: 'viewer' }).catch((err: unknown) => err);
+    expect((refused as { kind?: string }).kind).toBe('forbidden');
+    const out = await call(operator);
+    expect(out).toEqual({ returnId: expect.stringMatching(/^ord_/), orderId: parent });
+    expect((await state(parent)).returns).toEqual([expect.objectContaining({ returnId: out.returnId, reason: 'Wrong size', status: 'waiting' })]);
   });
 });
 
