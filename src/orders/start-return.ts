@@ -12,9 +12,7 @@ import { insertOrder, newOrderId } from './new-order.js';
 import { readStartContext } from './start-context.js';
 import { coveredUnits, payoutState, readReturnFacts, shippedFrom } from './return-ledger.js';
 import type { OrderServiceDeps } from './start-order.js';
-
-/** The built-in flow every return runs (machines/tpl-return.json; editable and versioned like any flow). */
-export const RETURN_FLOW_ID = 'tpl-return';
+import { RETURN_FLOW_ID } from './return-flow.js';
 
 /** What a return asks for (the validated POST /api/v1/orders/:id/returns body and the order's id). */
 export interface StartReturnCommand {

@@ -228,6 +228,10 @@ describe('what may be returned (contract 18)', () => {
     expect(early.body.error).toMatch(/no captured or charged payment yet/);
     expect((await state(id)).returnable).toMatchObject({ lines: [], closed: expect.stringMatching(/no captured or charged payment/) });
     expect((await startReturn('ord_nobody', { lines: [{ sku: 'PAN-CAST-10', qty: 1 }] })).status).toBe(404);
+    // The return flow is not started on its own: a return starts from its order.
+    const direct = await t.call('POST', '/api/v1/orders', { flowId: 'tpl-return', input: { model: 'b2c', lines: [{ sku: 'MUG-1', qty: 5 }] } });
+    expect(direct.status).toBe(409);
+    expect(direct.body.error).toMatch(/tpl-return runs returns: start one from its order/);
     expect(await rows('SELECT count(*)::int AS n FROM orders WHERE return_of = $1', [id])).toEqual([{ n: 0 }]);
   });
 
