@@ -30,6 +30,8 @@ export interface OrderView {
   total: number;
   input: Record<string, unknown>;
   meta: Record<string, unknown>;
+  /** The order a return gives units back to (contract 18): its payment refunds, its payouts net; null for any other order. */
+  returnOf?: string | null;
   [k: string]: unknown;
 }
 

@@ -17,7 +17,9 @@ import { commercePurchaseOrder } from './commerce-purchase-order.js';
 import { commerceReceiveStock } from './commerce-receive-stock.js';
 import { commerceRefund } from './commerce-refund.js';
 import { commerceReserveStock } from './commerce-reserve-stock.js';
+import { commerceRestock } from './commerce-restock.js';
 import { commerceReturnWindow } from './commerce-return-window.js';
+import { commerceReturnsCheck } from './commerce-returns-check.js';
 import { commerceRouteFulfillment } from './commerce-route-fulfillment.js';
 import { commerceSellerAccept } from './commerce-seller-accept.js';
 import { commerceShip } from './commerce-ship.js';
@@ -43,7 +45,9 @@ export const commerceNodeTypes: readonly NodeTypeDef[] = [
   commerceDeliverDigital,
   commerceRefund,
   commerceReturnWindow,
+  commerceReturnsCheck,
   commercePayout,
+  commerceRestock,
   commercePurchaseOrder,
   commerceReceiveStock,
 ];

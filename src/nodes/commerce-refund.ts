@@ -1,6 +1,6 @@
-// Node type `commerce.refund`: gives money back on the order's charges (all that is left, or a given amount).
+// Node type `commerce.refund`: gives money back on the order's charges (all that is left, or a given amount); a return refunds its parent's.
 import { z } from 'zod';
-import type { ExternalCall, NodeTypeDef, StepContext, StepResult } from '../engine/node-type.js';
+import type { ExternalCall, NodeTypeDef, OrderView, StepContext, StepResult } from '../engine/node-type.js';
 import { readPath } from '../engine/template.js';
 import { refundAnswer, refundRequest } from '../commerce/http-payment-gateway.js';
 import { TerminalError } from '../domain/errors.js';
@@ -26,10 +26,18 @@ interface RefundPart {
   amountMinor: number;
 }
 
+/**
+ * The order whose payment the refund goes against: the order itself, or for a return (contract 18)
+ * the order it returns from, whose charges and refunds it shares (so the parent's payout nets it).
+ */
+export function paymentOrderOf(order: OrderView): string {
+  return typeof order.returnOf === 'string' ? order.returnOf : order.id;
+}
+
 /** How much to refund (capped at what is left) and from which charges. */
 async function planRefund(ctx: StepContext<RefundParams>): Promise<{ amount: number; parts: RefundPart[] }> {
   const { order, params } = ctx;
-  const open = await ctx.ports.payments.refundableChargesOfOrder(order.id);
+  const open = await ctx.ports.payments.refundableChargesOfOrder(paymentOrderOf(order));
   const refundable = open.reduce((n, c) => n + c.openMinor, 0);
   let wanted = refundable;
   if (params.amount !== undefined) wanted = toMinor(params.amount, order.currency);
@@ -51,13 +59,17 @@ async function planRefund(ctx: StepContext<RefundParams>): Promise<{ amount: num
   return { amount, parts };
 }
 
-function refunded(ctx: StepContext<RefundParams>, amount: number, refunds: { refundId: string; chargeId: string; amountMinor: number }[]): StepResult {
-  const { currency } = ctx.order;
+async function refunded(ctx: StepContext<RefundParams>, amount: number, refunds: { refundId: string; chargeId: string; amountMinor: number }[]): Promise<StepResult> {
+  const { order } = ctx;
+  const { currency } = order;
+  const parent = paymentOrderOf(order);
+  // A return's refund is its parent's event (contract 18): the parent's summary, and the return named (outbox.ts adds returnId).
+  const parentSummary = parent === order.id ? null : await ctx.ports.returns.summaryOf(parent);
   return {
     branch: 'ok',
     output: { refunds: refunds.map((r) => ({ refundId: r.refundId, chargeId: r.chargeId, amount: money(r.amountMinor, currency) })), amount: money(amount, currency), currency },
-    summary: `Refunded ${moneyText(amount, currency)}`,
-    emit: { event: 'order.refunded' },
+    summary: parent === order.id ? `Refunded ${moneyText(amount, currency)}` : `Refunded ${moneyText(amount, currency)} on order ${parent}`,
+    emit: { event: 'order.refunded', ...(parentSummary ? { data: { order: parentSummary, returnId: order.id } } : {}) },
   };
 }
 
@@ -69,7 +81,8 @@ export const commerceRefund: NodeTypeDef<RefundParams> = {
   label: 'Refund',
   description:
     'Refunds `amount` (or the number at `amountFrom`, or by default everything captured or charged and not yet refunded), ' +
-    'capped at what is left, against the order\'s latest charges first. `refund_error` makes the gateway fail (retried, ' +
+    'capped at what is left, against the order\'s latest charges first; a return refunds against the order it returns ' +
+    'from (its charges, its refunds, its `order.refunded`). `refund_error` makes the gateway fail (retried, ' +
     'then the failed branch or rollback). A refund is not undone.',
   params: refundParams,
   ...FALLIBLE_STEP,
@@ -80,11 +93,11 @@ export const commerceRefund: NodeTypeDef<RefundParams> = {
     if (plan.amount <= 0) return NOTHING_TO_REFUND(order.currency);
     const http = await paymentsAdapter(ctx);
     if (http)
-      return { call: refundRequest(http, { orderId: order.id, currency: order.currency, reason: params.reason ?? null, parts: plan.parts.map((p) => ({ chargeRef: p.gatewayRef, amountMinor: p.amountMinor })) }) };
+      return { call: refundRequest(http, { orderId: paymentOrderOf(order), currency: order.currency, reason: params.reason ?? null, parts: plan.parts.map((p) => ({ chargeRef: p.gatewayRef, amountMinor: p.amountMinor })) }) };
     const refunds = [];
     for (const part of plan.parts) {
       const { refundId } = await ctx.ports.payments.refund(
-        { orderId: order.id, nodeId: ctx.nodeId, chargeId: part.chargeId, amountMinor: part.amountMinor, currency: order.currency, reason: params.reason ?? null, simulate: simulateOf(order) },
+        { orderId: paymentOrderOf(order), nodeId: ctx.nodeId, chargeId: part.chargeId, amountMinor: part.amountMinor, currency: order.currency, reason: params.reason ?? null, simulate: simulateOf(order) },
         ctx.clock.now(),
       );
       refunds.push({ refundId, chargeId: part.chargeId, amountMinor: part.amountMinor });
@@ -99,7 +112,7 @@ export const commerceRefund: NodeTypeDef<RefundParams> = {
     const refunds = [];
     for (const [i, part] of plan.parts.entries()) {
       const { refundId } = await ctx.ports.payments.recordRefund(
-        { orderId: order.id, nodeId: ctx.nodeId, chargeId: part.chargeId, amountMinor: part.amountMinor, currency: order.currency, reason: params.reason ?? null, gatewayRef: gatewayRefs[i] },
+        { orderId: paymentOrderOf(order), nodeId: ctx.nodeId, chargeId: part.chargeId, amountMinor: part.amountMinor, currency: order.currency, reason: params.reason ?? null, gatewayRef: gatewayRefs[i] },
         ctx.clock.now(),
       );
       refunds.push({ refundId, chargeId: part.chargeId, amountMinor: part.amountMinor });

@@ -39,7 +39,7 @@ export async function needsAttention(q: Queryable, now: number): Promise<Attenti
     q.query<ListDbRow & { wait_event: string | null; wait_since: string; n: string }>(
       `SELECT ${LIST_COLUMNS.replace(/(\w+)/g, 'o.$1')}, w.event AS wait_event, w.since AS wait_since, count(*) OVER () AS n
          FROM order_waits w JOIN orders o ON o.id = w.order_id AND o.generation = w.generation
-        WHERE w.kind = 'event' AND w.status = 'open' AND w.since <= $1
+        WHERE w.kind = 'event' AND w.status = 'open' AND w.since <= $1 AND o.return_of IS NULL
         ORDER BY w.since, o.id LIMIT $2`,
       [now - STUCK_AFTER_MS, ATTENTION_LIST_MAX],
     ),

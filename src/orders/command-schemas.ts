@@ -36,3 +36,19 @@ export const cancelBodySchema = z.strictObject({
 
 /** The default cancel reason on the REST route: says where the cancel came from. */
 export const API_CANCEL_REASON = 'Cancelled via the API';
+
+/** At most this many lines in one return, and units in one line (work a caller controls is bounded). */
+export const RETURN_LIMITS = { lines: 100, qty: 1_000_000 } as const;
+
+/** One line of a return (contract 18): `sellerId` only when the SKU is on lines of several sellers (null: first party). */
+export const returnLineSchema = z.strictObject({
+  sku: z.string().min(1).max(100),
+  qty: z.number().int().min(1).max(RETURN_LIMITS.qty),
+  sellerId: z.string().min(1).max(100).nullable().optional().describe('The seller whose line is returned, when the SKU is on lines of several sellers; null: first party'),
+});
+
+/** The body of POST /api/v1/orders/:id/returns (contract 18). */
+export const returnBodySchema = z.strictObject({
+  lines: z.array(returnLineSchema).min(1).max(RETURN_LIMITS.lines),
+  reason: z.string().min(1).max(COMMAND_LIMITS.reason).optional(),
+});

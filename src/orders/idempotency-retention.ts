@@ -1,6 +1,6 @@
 // Idempotency-Key headers are kept 7 days, then purged; a channel's order keys (channel + externalId) are kept for good.
 import type { Db } from '../db/db.js';
-import { AGENT_ORDERS_SCOPE, API_ORDERS_SCOPE } from './idempotency.js';
+import { AGENT_ORDERS_SCOPE, API_ORDERS_SCOPE, API_RETURNS_SCOPE } from './idempotency.js';
 
 /** How long a client's Idempotency-Key answers its first order (Stripe keeps 24 hours; a week covers a long outage). */
 export const IDEMPOTENCY_KEY_TTL_MS = 7 * 86_400_000;
@@ -10,7 +10,7 @@ export const IDEMPOTENCY_KEY_TTL_MS = 7 * 86_400_000;
  * is left out: its key is the order's own identity at the channel (`order:<channel>:<externalId>`),
  * and a storefront that resends an order a month later must still not start it twice.
  */
-export const EXPIRING_SCOPES = [API_ORDERS_SCOPE, `${API_ORDERS_SCOPE}.restart`, AGENT_ORDERS_SCOPE] as const;
+export const EXPIRING_SCOPES = [API_ORDERS_SCOPE, `${API_ORDERS_SCOPE}.restart`, API_RETURNS_SCOPE, AGENT_ORDERS_SCOPE] as const;
 
 /** Rows removed per statement, so a first purge after a long time never holds a long transaction. */
 const PURGE_BATCH = 5_000;

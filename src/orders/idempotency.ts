@@ -10,6 +10,9 @@ export const IDEMPOTENCY_KEY_MAX = 255;
 /** The scope of keys sent to POST /api/v1/orders (other start routes use their own scope). */
 export const API_ORDERS_SCOPE = 'api.orders';
 
+/** The scope of keys sent to POST /api/v1/orders/:id/returns (contract 18). */
+export const API_RETURNS_SCOPE = `${API_ORDERS_SCOPE}.returns`;
+
 /** The scope of keys given to the agents' place_order (A2A derives one per caller and messageId). */
 export const AGENT_ORDERS_SCOPE = 'agents.place_order';
 

@@ -36,6 +36,8 @@ export interface NewOrder {
   vars: Record<string, unknown>;
   lines: NewOrderLine[];
   restartedFrom?: string | null;
+  /** The order a return gives units back to (contract 18); absent for any other order. */
+  returnOf?: string | null;
   /** The start variables and who started it (order_origins), when the order has an origin to keep. */
   origin?: { startVars: Record<string, unknown>; startedBy: string };
 }
@@ -61,8 +63,8 @@ export async function insertOrder(
     `WITH o AS (
        INSERT INTO orders (id, flow_id, flow_version, model, channel, external_id, title, customer_id, contact_email, currency,
          fx_rate, subtotal_minor, tax_minor, total_minor, input, meta, status, instance_id, generation, compiler_version, vars,
-         restarted_from, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, 'queued', $17, 1, $18, $19, $20, $21, $21)
+         restarted_from, return_of, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, 'queued', $17, 1, $18, $19, $20, $25, $21, $21)
        RETURNING *),
      l AS (
        INSERT INTO order_lines (order_id, line_no, sku, name, qty, unit_price_minor, seller_id, location_id)
@@ -76,7 +78,7 @@ export async function insertOrder(
       o.id, o.flowId, o.flowVersion, o.model, o.channel, o.externalId, o.title, o.customerId, o.contactEmail, o.currency,
       o.fxRate, o.subtotalMinor, o.taxMinor, o.totalMinor, JSON.stringify(o.input), JSON.stringify(o.meta), randomUUID(),
       COMPILER_VERSION, JSON.stringify(o.vars), o.restartedFrom ?? null, now,
-      JSON.stringify(lines), JSON.stringify(o.origin?.startVars ?? {}), o.origin?.startedBy ?? null,
+      JSON.stringify(lines), JSON.stringify(o.origin?.startVars ?? {}), o.origin?.startedBy ?? null, o.returnOf ?? null,
     ],
   );
   // The lines just written are what the first slice's steps read first: they start in its read cache.

@@ -60,7 +60,8 @@ export function normaliseFilter(filter: OrderFilter): OrderFilter {
  * walk the newest orders and stop after a page, or collect a rare key's few orders first.
  */
 export function filterConditions(filter: OrderFilter, mode: SearchMode, params: unknown[]): string[] {
-  const where: string[] = [];
+  // Returns (contract 18) are runs of their own, not rows of the order list, find_orders or a batch.
+  const where: string[] = ['return_of IS NULL'];
   const add = (sql: (n: string) => string, value: unknown) => {
     params.push(value);
     where.push(sql(`$${params.length}`));

@@ -5,13 +5,16 @@ import type { liveNodeSchema } from './order-schemas.js';
 import type { FlowRegistry } from '../engine/flows/flow-registry.js';
 import { fromMinor } from '../domain/money.js';
 import { toNodeRecords, type NodeRecord, type StoredNodeRecord } from '../engine/runtime/node-record.js';
-import { toOrderRow, type OrderDbRow } from '../engine/runtime/order-row.js';
+import { toOrderRow, type OrderDbRow, type OrderRow } from '../engine/runtime/order-row.js';
 import type { OrderLineDbRow } from '../commerce/order-lines-repo.js';
 import { orderSummary } from '../engine/runtime/order-summary.js';
 import { readTimeline } from '../engine/runtime/timeline.js';
 import { openWaits } from '../engine/runtime/waits.js';
 import { TIMER_KINDS } from '../engine/run/run-timers.js';
 import { isFinished } from '../engine/runtime/order-row.js';
+import { returnableUnits } from '../domain/return-math.js';
+import { returnRefusal, returnWindowEndsAt } from '../domain/return-window.js';
+import { coveredUnits, payoutState, readReturnFacts, type ReturnFacts } from './return-ledger.js';
 
 export type EdgeStatus = 'pending' | 'active' | 'inactive';
 
@@ -46,12 +49,14 @@ export async function readLiveState(q: Queryable, flows: FlowRegistry, orderId: 
   if (!rows[0]) return null;
   const order = toOrderRow(rows[0]);
   const records = toNodeRecords(rows[0].nodes);
-  const [{ version, compiled }, waits, timeline, lines, retries] = await Promise.all([
+  const [{ version, compiled }, waits, timeline, lines, retries, facts] = await Promise.all([
     flows.load(q, order.flowId, order.flowVersion),
     openWaits(q, orderId),
     readTimeline(q, orderId),
     q.query<OrderLineDbRow>('SELECT * FROM order_lines WHERE order_id = $1 ORDER BY line_no', [orderId]),
     isFinished(order.status) ? Promise.resolve([]) : pendingRetries(q, orderId),
+    // A return has no returns of its own.
+    order.returnOf === null ? readReturnFacts(q, orderId) : Promise.resolve(null),
   ]);
   const nodes: Record<string, LiveNode> = {};
   for (const [id, c] of compiled.nodes) {
@@ -91,6 +96,7 @@ export async function readLiveState(q: Queryable, flows: FlowRegistry, orderId: 
       input: order.input,
       meta: order.meta,
       restartedFrom: order.restartedFrom,
+      returnOf: order.returnOf,
       lines: lines.rows.map((l) => ({
         sku: l.sku,
         name: l.name,
@@ -118,11 +124,39 @@ export async function readLiveState(q: Queryable, flows: FlowRegistry, orderId: 
     })),
     timers,
     vars: order.vars,
+    ...returnsView(order, facts, payoutState(compiled, records)),
     timeline: timeline.map((t) => ({ at: t.at, kind: t.kind, message: t.message, nodeId: t.nodeId, data: t.data })),
     instanceId: order.instanceId,
     generation: order.generation,
     ...(order.rollback ? { rollback: order.rollback } : {}),
     createdAt: order.createdAt,
     updatedAt: order.updatedAt,
+  };
+}
+
+/**
+ * The order's returns (contract 18: `returns: [{ returnId, status, lines, amount }]`, with the
+ * reason and when each started) and what may still be returned: the units left per SKU and seller,
+ * or why no return may start (`closed`; the time is not checked here: `windowEndsAt` says when the
+ * window of a flow without a payout node closes). A return lists none.
+ */
+function returnsView(order: OrderRow, facts: ReturnFacts | null, payout: { hasPayoutNode: boolean; payoutRan: boolean }) {
+  const c = order.currency;
+  if (!facts) return { returns: [], returnable: { lines: [], closed: `${order.id} is a return: a return cannot itself be returned`, windowEndsAt: null } };
+  const refusal = returnRefusal({ orderId: order.id, status: order.status, isReturn: false, capturedAt: facts.capturedAt, ...payout, windowDays: facts.windowDays, now: null });
+  return {
+    returns: facts.returns.map((r) => ({
+      returnId: r.returnId,
+      status: r.status,
+      lines: r.lines.map((l) => ({ sku: l.sku, sellerId: l.sellerId, qty: l.qty, amount: fromMinor(l.amountMinor, c) })),
+      amount: fromMinor(r.amountMinor, c),
+      reason: r.reason,
+      createdAt: r.createdAt,
+    })),
+    returnable: {
+      lines: refusal ? [] : returnableUnits(facts.lines, coveredUnits(facts.returns)),
+      closed: refusal?.message ?? null,
+      windowEndsAt: payout.hasPayoutNode ? null : returnWindowEndsAt(facts.capturedAt, facts.windowDays),
+    },
   };
 }

@@ -12,6 +12,14 @@ export { okSchema } from '../lib/ok-schema.js';
 export const startedSchema = z
   .object({ orderId: z.string(), replayed: z.literal(true).optional().describe('Present when an Idempotency-Key named an order started earlier') })
   .meta({ id: 'StartedOrder' });
+/** A return's answer (contract 18): the new return and its order, or with `replayed: true` the return an Idempotency-Key started earlier. */
+export const startedReturnSchema = z
+  .object({
+    returnId: z.string().describe('The return: an order id of its own'),
+    orderId: z.string().describe('The order it returns from'),
+    replayed: z.literal(true).optional().describe('Present when an Idempotency-Key named a return started earlier'),
+  })
+  .meta({ id: 'StartedReturn' });
 export const deliverResultSchema = z.object({
   delivered: z.boolean(),
   nodeId: z.string().optional(),
@@ -56,6 +64,7 @@ export const orderSummarySchema = z.looseObject({
   total: z.number(),
   fxRate: z.number().describe('Units of the currency per one USD'),
   baseTotal: z.number().describe('The total in USD'),
+  returnOf: z.string().nullable().optional().describe('On a return (contract 18): the order it gives units back to; null for any other order'),
 }).meta({ id: 'Order', description: "The commerce order: its ids, money and customer (the live state's `order`)" });
 
 /** One node of a run as the live state shows it: its status, runs, output or error, and the branches it left by. */
@@ -99,6 +108,23 @@ export const liveTimerSchema = z.object({
 /** One timeline entry of an order. */
 export const timelineEntrySchema = z.object({ at: z.number(), kind: z.string(), message: z.string(), nodeId: z.string().nullable(), data: z.unknown() });
 
+/** One return of an order (contract 18), as its live state lists it; amounts in the order currency. */
+export const orderReturnSchema = z.object({
+  returnId: z.string().describe('The return, an order id of its own (GET /api/v1/orders/<returnId>)'),
+  status: z.enum(ORDER_STATUSES),
+  lines: z.array(z.object({ sku: z.string(), sellerId: z.string().nullable(), qty: z.number().int(), amount: z.number() })),
+  amount: z.number().describe("The refund the returned lines are worth: their share of the order's total, tax included"),
+  reason: z.string().nullable(),
+  createdAt: z.number(),
+}).meta({ id: 'OrderReturn' });
+
+/** What may still be returned of an order: units left per SKU and seller, or why no return may start. */
+export const returnableSchema = z.object({
+  lines: z.array(z.object({ sku: z.string(), sellerId: z.string().nullable(), name: z.string().nullable(), qty: z.number().int() })),
+  closed: z.string().nullable().describe('Why no return may start (not paid yet, payouts scheduled, ended, a return itself); null when one may'),
+  windowEndsAt: z.number().nullable().describe('Flows without a payout: when the return window closes (returnWindowDays after capture)'),
+});
+
 /** Spec "Order live state" (plus `documents`: links to the order's stored documents). */
 export const orderLiveStateSchema = z.looseObject({
   orderId: z.string(),
@@ -111,6 +137,8 @@ export const orderLiveStateSchema = z.looseObject({
   waits: z.array(liveWaitSchema),
   timers: z.array(liveTimerSchema).describe('Timer waits (delays, retry backoffs), soonest first: the order resumes on its own at `until`'),
   vars: z.record(z.string(), z.unknown()),
+  returns: z.array(orderReturnSchema).describe('The returns of the order, oldest first (contract 18); none on a return'),
+  returnable: returnableSchema,
   timeline: z.array(timelineEntrySchema),
   instanceId: z.string(),
   generation: z.number().int(),

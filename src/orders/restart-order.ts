@@ -16,6 +16,8 @@ export async function restartOrder(
 ): Promise<StartOrderOutcome> {
   const order = await readOrder(deps.db, orderId);
   if (!order) throw notFound('Order');
+  // A return's lines and refund were fixed against its order when it started: a new one starts from that order.
+  if (order.returnOf !== null) throw conflict(`${order.id} is a return: start a new return of order ${order.returnOf} instead`);
   if (!(RESTARTABLE_STATUSES as readonly string[]).includes(order.status))
     throw conflict(`Only an order that ended failed, rolled back, cancelled or declined can be restarted (this one is ${order.status.replace('_', ' ')})`);
   const { rows } = await deps.db.query<{ start_vars: Record<string, unknown> }>('SELECT start_vars FROM order_origins WHERE order_id = $1', [orderId]);

@@ -13,6 +13,7 @@ import { computeTotals } from '../domain/order-totals.js';
 import { claimIdempotencyKey, type IdempotencyClaim } from './idempotency.js';
 import { readStartContext } from './start-context.js';
 import { storeOrderDocument } from './order-documents.js';
+import { refuseReturnFlow } from './return-flow.js';
 
 export interface OrderServiceDeps {
   db: Db;
@@ -75,6 +76,7 @@ export async function startOrder(deps: OrderServiceDeps, cmd: StartOrderCommand,
 
 /** Writes the order row and everything that belongs to it, answering the row (and the reference version); throws 409 / 400 before writing anything. */
 async function recordOrder(tx: Queryable, deps: OrderServiceDeps, orderId: string, cmd: StartOrderCommand, options: StartOrderOptions): Promise<{ order: OrderRow; referenceVersion: ReferenceVersion | null }> {
+  refuseReturnFlow(cmd.flowId);
   const { flowVersion, settings } = await readStartContext(tx, cmd.flowId, cmd.version);
   const { input } = cmd;
   const rate = fxRate(input.currency, settings.exchangeRates);

@@ -26,6 +26,10 @@ import { orderDocumentsRouter } from '../web/order-documents-router.js';
 import { proxyOptions } from '../transport/proxy-options.js';
 import { flowStatsOperations } from '../application/operations/flow-stats-operations.js';
 import { FlowStatsWorker } from '../orders/flow-stats-worker.js';
+import { ReturnLinks } from '../orders/return-links.js';
+
+/** How often each node sweeps for return links a crash left unsettled (docs/commerce.md "Returns"). */
+const RETURN_SWEEP_INTERVAL_MS = 60_000;
 
 export const ordersModule: ServiceModule = async (ctx) => {
   const engine = ctx.engine;
@@ -112,6 +116,11 @@ export const ordersModule: ServiceModule = async (ctx) => {
   const wakeStats = () => statsWorker.wake();
   ctx.testClock?.onAdvanced(() => statsWorker.catchUp());
   ctx.flowStatsWorker = statsWorker;
+  // Returns and their orders kept in step (a return's end wakes its order; an order ended unsold cancels its returns).
+  const returnLinks = new ReturnLinks({ db, engine, logger: logger.child({ component: 'returns' }) });
+  const sweepReturns = () => returnLinks.sweep().then(() => undefined, (err) => logger.warn({ err: (err as Error).message }, 'return link sweep failed'));
+  ctx.testClock?.onAdvanced(sweepReturns);
+  let returnSweep: NodeJS.Timeout | null = null;
 
   const feed = new OrderChangeFeed(engine.runtime.changes);
   const ownOrigins = ownOriginsOf(ctx);
@@ -124,6 +133,10 @@ export const ordersModule: ServiceModule = async (ctx) => {
       feed.start();
       engine.runtime.changes.on('change', wakeStats);
       statsWorker.start();
+      returnLinks.start();
+      await sweepReturns();
+      returnSweep = setInterval(() => void sweepReturns(), RETURN_SWEEP_INTERVAL_MS);
+      returnSweep.unref();
       await purgeKeys();
       purgeTimer = setInterval(() => void purgeKeys(), IDEMPOTENCY_PURGE_INTERVAL_MS);
       purgeTimer.unref();
@@ -132,6 +145,8 @@ export const ordersModule: ServiceModule = async (ctx) => {
       if (purgeTimer) clearInterval(purgeTimer);
       engine.runtime.changes.off('change', wakeStats);
       await statsWorker.stop();
+      if (returnSweep) clearInterval(returnSweep);
+      returnLinks.stop();
       await live.close();
       feed.stop();
       await worker.stop();

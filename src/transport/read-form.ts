@@ -6,9 +6,14 @@ const FORM_LIMIT = 64 * 1024;
 
 /** The form fields as strings (a missing field reads as ''). */
 export async function readForm(ctx: Context): Promise<(name: string) => string> {
-  const body = await readRawBody(ctx, FORM_LIMIT);
-  const params = new URLSearchParams(body.toString('utf8'));
+  const params = await readFormFields(ctx);
   return (name) => params.get(name) ?? '';
+}
+
+/** Every field of the form, in the order sent (a form whose field names carry data: one quantity per line). */
+export async function readFormFields(ctx: Context): Promise<URLSearchParams> {
+  const body = await readRawBody(ctx, FORM_LIMIT);
+  return new URLSearchParams(body.toString('utf8'));
 }
 
 /** A local path to go to after sign-in; anything else (another host, `//x`) becomes null. */

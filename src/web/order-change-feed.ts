@@ -9,6 +9,8 @@ export class OrderChangeFeed {
   private readonly listeners = new Map<string, Set<Listener>>();
   private readonly onChange = (change: OrderChange | undefined) => {
     if (change && typeof change.orderId === 'string') this.notify(change.orderId);
+    // A return's change shows on its order's page too (its returns section).
+    if (change && typeof change.returnOf === 'string') this.notify(change.returnOf);
   };
 
   constructor(private readonly changes: EventEmitter) {}

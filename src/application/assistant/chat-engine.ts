@@ -58,6 +58,18 @@ function searchOf(slots: QuestionSlots): Record<string, unknown> {
   return q;
 }
 
+/**
+ * How many units of `sku` a return question names: "2 MUG-1", "2 x MUG-1", "2 units of MUG-1" or "MUG-1 x 2"; 1 when
+ * none. The SKU slot holds only letters, digits and dashes, and every repeat is bounded (the question is caller text).
+ */
+export function returnQty(text: string, sku: string): number {
+  const name = sku.replace(/-/g, '\\-');
+  const before = new RegExp(`(?:^|[^\\w-])(\\d{1,6})\\s{0,3}(?:(?:x|×|units?|pieces?|pcs)\\s{0,3}(?:of\\s{1,3})?)?${name}(?![\\w-])`, 'i').exec(text);
+  const after = new RegExp(`(?:^|[^\\w-])${name}\\s{0,3}(?:x|×)\\s{0,3}(\\d{1,6})(?!\\d)`, 'i').exec(text);
+  const qty = Number(before?.[1] ?? after?.[1] ?? 1);
+  return qty >= 1 ? qty : 1;
+}
+
 /** What can be asked, with the writes the caller's role may confirm. */
 function help(caller: Principal): string {
   const lines = Object.values(INTENTS)
@@ -136,6 +148,17 @@ export async function answerQuestion(deps: ChatDeps, caller: Principal, input: {
       const brief = await run('get_order', { orderId: orderId! });
       context.lastOrderId = brief.orderId;
       return propose(intent, 'cancel_order', { orderId: brief.orderId }, `Cancel order ${brief.orderId} (now ${brief.status.replace('_', ' ')})? Its completed steps are undone; captured money is not refunded.`);
+    }
+    case 'start_return': {
+      const brief = await run('get_order', { orderId: orderId! });
+      context.lastOrderId = brief.orderId;
+      const qty = returnQty(input.text, slots.sku!);
+      return propose(
+        intent,
+        'start_return',
+        { orderId: brief.orderId, lines: [{ sku: slots.sku!, qty }] },
+        `Start a return of ${qty} × ${slots.sku} from order ${brief.orderId}? It waits for the goods (return.received), then refunds their share of the order's total and restocks them.`,
+      );
     }
     case 'deliver_event': {
       context.lastOrderId = orderId;

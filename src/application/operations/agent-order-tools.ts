@@ -1,4 +1,4 @@
-// Agents' order tools (contract section 11) as adapters of the operations REST binds: place, find, read, what needs attention, assess, decide, deliver, cancel.
+// Agents' order tools (contract section 11) as adapters of the operations REST binds: place, find, read, what needs attention, assess, decide, deliver, cancel, return.
 import { z } from 'zod';
 import { agentTool } from '../agent-tool.js';
 import { startOrderBodySchema } from '../../domain/order-input-schema.js';
@@ -7,7 +7,7 @@ import { AGENT_ORDERS_SCOPE, IDEMPOTENCY_KEY_MAX } from '../../orders/idempotenc
 import { readOrderStatus } from '../../orders/order-status.js';
 import { soleApprovalNode } from '../../orders/sole-approval.js';
 import { declaredPayloadsText } from '../../nodes/event-payloads.js';
-import { COMMAND_LIMITS, eventPayloadSchema } from '../../orders/command-schemas.js';
+import { COMMAND_LIMITS, eventPayloadSchema, returnBodySchema } from '../../orders/command-schemas.js';
 import { ORDER_STATUSES } from '../../orders/order-schemas.js';
 import { assessOrderInputSchema } from '../../orders/assessment-schemas.js';
 import type { OrderOperationDeps, orderOperations } from './order-operations.js';
@@ -145,6 +145,18 @@ export function agentOrderTools(deps: Pick<OrderOperationDeps, 'db'>, bases: Ord
       summarize: () => 'The order is cancelled and its work undone.',
       mapIn: (input, caller) => ({ id: input.orderId, reason: input.reason ?? `${AGENT_CANCEL_REASON} (${caller.actor})` }),
       mapOut: (ok) => ok,
+    }),
+    agentTool(orders.startReturn, {
+      name: 'start_return',
+      summary: 'Start a return: the buyer sends units of an order back',
+      description:
+        "Starts a return of the order (contract 18), a run of its own that waits up to 30 days for `return.received` (deliver it to the returnId), then refunds the returned lines' share of the order's total through the order's payment and restocks the units. `sellerId` only when the SKU is on lines of several sellers. Refused when the order is not paid yet or its return window closed (marketplace: payouts scheduled), and for more units than are left.",
+      input: z.strictObject({ orderId, ...returnBodySchema.shape }),
+      output: z.object({ returnId: z.string(), orderId: z.string() }),
+      example: { orderId: 'ord_01JD7Z8Q2M4K6N8P0R2T4V6X8Z', lines: [{ sku: 'PAN-CAST-10', qty: 1 }], reason: 'Arrived dented' },
+      summarize: (o) => `Return ${o.returnId} of order ${o.orderId} started; it waits for return.received.`,
+      mapIn: (input) => ({ id: input.orderId, lines: input.lines, reason: input.reason }),
+      mapOut: (started) => ({ returnId: started.returnId, orderId: started.orderId }),
     }),
   ];
 }

@@ -21,6 +21,7 @@ export const AGENT_TOOL_NAMES = [
   'decide_approval',
   'deliver_event',
   'cancel_order',
+  'start_return',
   'publish_flow',
   'run_stock_review',
 ] as const;

@@ -3,19 +3,21 @@ import { z } from 'zod';
 import { defineOperation } from '../operation.js';
 import { startOrderBodySchema } from '../../domain/order-input-schema.js';
 import { orderFilterQueryShape, withFilterRules } from '../../orders/order-filter-schema.js';
-import { API_ORDERS_SCOPE, fingerprint, IDEMPOTENCY_KEY_MAX, readIdempotencyKey } from '../../orders/idempotency.js';
+import { API_ORDERS_SCOPE, API_RETURNS_SCOPE, fingerprint, IDEMPOTENCY_KEY_MAX, readIdempotencyKey } from '../../orders/idempotency.js';
+import { startReturn } from '../../orders/start-return.js';
 import { startOrder, type OrderServiceDeps } from '../../orders/start-order.js';
 import { restartOrder } from '../../orders/restart-order.js';
 import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, listOrders } from '../../orders/order-list.js';
 import type { SearchMode } from '../../orders/order-search.js';
 import { readOrderView } from '../../orders/order-view.js';
 import { cancelOrder, decideOrderApproval, deliverOrderEvent } from '../../orders/order-commands.js';
-import { API_CANCEL_REASON, approvalBodySchema, cancelBodySchema, eventBodySchema } from '../../orders/command-schemas.js';
+import { API_CANCEL_REASON, approvalBodySchema, cancelBodySchema, eventBodySchema, returnBodySchema } from '../../orders/command-schemas.js';
 import {
   deliverResultSchema,
   okSchema,
   orderListSchema,
   orderLiveStateSchema,
+  startedReturnSchema,
   startedSchema,
 } from '../../orders/order-schemas.js';
 
@@ -131,6 +133,25 @@ export function orderOperations(deps: OrderOperationDeps) {
       run: async (_caller, input) => {
         await cancelOrder(engine, input.id, input.reason ?? API_CANCEL_REASON);
         return { ok: true as const };
+      },
+    }),
+    startReturn: defineOperation({
+      name: 'startReturn',
+      summary: 'Start a return of units of an order',
+      description:
+        "Starts a return (contract 18): a run of the flow tpl-return with an order id of its own, linked to the order by `returnOf`. It waits up to 30 days for `return.received`, then refunds the returned lines' share of the order's total (tax included) through the order's payment and restocks the units. Allowed once the order's payment was captured or charged and while its return window is open (marketplace: before the payouts are scheduled; other flows: returnWindowDays after capture), else 409; each qty at most what is left of that SKU and seller, else 400 with issues. With an idempotency key a repeat answers the first return with `replayed: true`.",
+      feature: 'orders',
+      role: 'operator',
+      effect: 'write',
+      input: z.strictObject({ id: orderId, ...returnBodySchema.shape, idempotencyKey }),
+      output: startedReturnSchema,
+      example: { id: 'ord_01JD7Z8Q2M4K6N8P0R2T4V6X8Z', lines: [{ sku: 'PAN-CAST-10', qty: 1 }], reason: 'Arrived dented' },
+      run: async (caller, input) => {
+        const { idempotencyKey: rawKey, id, ...body } = input;
+        const key = readIdempotencyKey(rawKey);
+        const idempotency = key ? { scope: API_RETURNS_SCOPE, key, fingerprint: fingerprint({ returnOf: id, lines: body.lines, reason: body.reason ?? null }) } : null;
+        const outcome = await startReturn(deps, { orderId: id, ...body }, { startedBy: caller.actor, idempotency });
+        return { returnId: outcome.returnId, orderId: outcome.orderId, ...(outcome.replayed ? { replayed: true as const } : {}) };
       },
     }),
     restartOrder: defineOperation({

@@ -12,6 +12,7 @@ import type { PayoutsPort } from './payouts-port.js';
 import type { PeoplePort } from './people-port.js';
 import type { PickupsPort } from './pickups-port.js';
 import type { PurchasingPort } from './purchasing-port.js';
+import type { ReturnsPort } from './returns-port.js';
 import type { SellerOrdersPort } from './seller-orders-port.js';
 import type { SettingsPort } from './settings-port.js';
 import type { ShipmentsPort } from './shipments-port.js';
@@ -33,6 +34,7 @@ export interface CommercePorts {
   people: PeoplePort;
   pickups: PickupsPort;
   purchasing: PurchasingPort;
+  returns: ReturnsPort;
   sellerOrders: SellerOrdersPort;
   shipments: ShipmentsPort;
   stock: StockPort;

@@ -3,6 +3,7 @@ import type { StockCandidate } from '../../domain/stock-allocation.js';
 import type { OrderReservation, StockOrder } from '../reserve-order-stock.js';
 import type { OrderStockLines } from '../stock-lines.js';
 import type { ReservationRow } from '../stock-repo.js';
+import type { NewStockReceipt } from '../stock-receipts-repo.js';
 
 export interface StockPort {
   /** The order's lines sorted by their catalogue product: physical, digital, untracked. Reads only. */
@@ -34,4 +35,11 @@ export interface StockPort {
    * become `restocked`. Returns the units restocked; writes nothing when `shipmentIds` is empty.
    */
   restockShipments(shipmentIds: readonly string[], now: number): Promise<number>;
+  /**
+   * Returned units are back on the shelf (contract 18): adds them to the location's on hand (a stock level
+   * is created when there is none) and records a `received` stock_receipts row for the returning order's node.
+   */
+  restockReturned(receipt: NewStockReceipt, now: number): Promise<void>;
+  /** Undo of `restockReturned`: takes the node's returned units back off the shelf; throws when they are no longer free. */
+  reverseRestock(orderId: string, generation: number, nodeId: string, now: number): Promise<void>;
 }

@@ -13,6 +13,7 @@ import { payoutsPort } from './payouts-step-port.js';
 import { peoplePort } from './people-step-port.js';
 import { pickupsPort } from './pickups-step-port.js';
 import { purchasingPort } from './purchasing-step-port.js';
+import { returnsPort } from './returns-step-port.js';
 import { sellerOrdersPort } from './seller-orders-step-port.js';
 import { shipmentsPort } from './shipments-step-port.js';
 import { stockPort } from './stock-step-port.js';
@@ -33,6 +34,7 @@ export function commerceStepPorts(store: StepStore): CommercePorts {
     people: peoplePort(store),
     pickups: pickupsPort(store),
     purchasing: purchasingPort(store),
+    returns: returnsPort(store),
     sellerOrders: sellerOrdersPort(store),
     shipments: shipmentsPort(store),
     stock: stockPort(store),

@@ -2,6 +2,7 @@
 import type { StepStore } from '../../engine/step-store.js';
 import type { StockPort } from '../ports/stock-port.js';
 import { orderStockLines, reserveOrderStock } from '../reserve-order-stock.js';
+import { receiveStock, reverseStockReceipts } from '../stock-receipts-repo.js';
 import { consumeReservations, linkPickup, releaseNodeReservations, releaseReservations, reservationsOf, restockShipments, stockCandidates } from '../stock-repo.js';
 
 export function stockPort(store: StepStore): StockPort {
@@ -15,5 +16,7 @@ export function stockPort(store: StepStore): StockPort {
     consume: (ids, link, now) => consumeReservations(store.writer, ids, link, now),
     linkPickup: (ids, pickupId, now) => linkPickup(store.writer, ids, pickupId, now),
     restockShipments: (shipmentIds, now) => restockShipments(store.writer, shipmentIds, now),
+    restockReturned: (receipt, now) => receiveStock(store.writer, receipt, now),
+    reverseRestock: (orderId, generation, nodeId, now) => reverseStockReceipts(store.writer, orderId, generation, nodeId, now),
   };
 }

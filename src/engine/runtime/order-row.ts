@@ -44,6 +44,8 @@ export interface OrderRow {
   stepSeq: number;
   started: boolean;
   restartedFrom: string | null;
+  /** The order this one returns units of (a return, contract 18); null for every other order. */
+  returnOf: string | null;
   createdAt: number;
   updatedAt: number;
 }
@@ -77,6 +79,7 @@ export interface OrderDbRow {
   step_seq: number;
   started: boolean;
   restarted_from: string | null;
+  return_of: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -110,6 +113,7 @@ export function toOrderRow(r: OrderDbRow): OrderRow {
     stepSeq: r.step_seq,
     started: r.started,
     restartedFrom: r.restarted_from,
+    returnOf: r.return_of ?? null,
     createdAt: Number(r.created_at),
     updatedAt: Number(r.updated_at),
   };
@@ -147,5 +151,6 @@ export function orderView(o: Omit<OrderRow, 'snapshot'>): OrderView {
     flowVersion: o.flowVersion,
     generation: o.generation,
     instanceId: o.instanceId,
+    returnOf: o.returnOf,
   };
 }

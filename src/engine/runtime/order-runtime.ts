@@ -62,6 +62,8 @@ export interface OrderChange {
   orderId: string;
   status: string;
   at: number;
+  /** The order a return gives units back to (contract 18): its page shows the return, its run may wait for the return's end. */
+  returnOf?: string;
 }
 
 export interface DeliverResult {
@@ -141,7 +143,7 @@ export class OrderRuntime {
     if (done) {
       if (done.timers.length) this.deps.onTimers?.(done.timers);
       if (outboxIds.length) this.deps.onOutbox?.(outboxIds);
-      const change: OrderChange = { orderId, status: done.order.status, at: this.deps.clock.now() };
+      const change: OrderChange = { orderId, status: done.order.status, at: this.deps.clock.now(), ...(done.order.returnOf ? { returnOf: done.order.returnOf } : {}) };
       // 'change' is every change any node made (live views listen); 'local' only this node's (bridged to Redis).
       this.changes.emit('change', change);
       this.changes.emit('local', change);

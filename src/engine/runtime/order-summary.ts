@@ -15,6 +15,8 @@ export interface OrderSummary {
   total: number;
   fxRate: number;
   baseTotal: number;
+  /** Only on a return (contract 18): the order it gives units back to. The outbox reads it (outbox.ts). */
+  returnOf?: string;
 }
 
 /** baseTotal is the total in USD: total / fxRate (units of currency per USD), rounded to cents. */
@@ -37,5 +39,6 @@ export function orderSummary(o: Omit<OrderRow, 'snapshot'>): OrderSummary {
     total: fromMinor(o.total, o.currency),
     fxRate: o.fxRate,
     baseTotal: baseTotalUsd(o.total, o.currency, o.fxRate),
+    ...(o.returnOf ? { returnOf: o.returnOf } : {}),
   };
 }

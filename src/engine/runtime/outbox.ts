@@ -19,24 +19,37 @@ export function outboxId(orderId: string, generation: number, e: Pick<OutboxEven
   return createHash('sha256').update(`${orderId}|${generation}|${e.nodeId}|${e.run}|${e.event}`).digest('hex').slice(0, 32);
 }
 
-/** The outbox rows of `events` (id, event, data with the order summary), as writeOutbox inserts them. */
-export function outboxRows(
-  orderId: string,
-  generation: number,
-  events: OutboxEvent[],
-  order: Record<string, unknown>,
-): { id: string; event: string; data: Record<string, unknown> }[] {
-  return events.map((e) => ({
-    id: outboxId(orderId, generation, e),
-    event: e.event,
-    data: { order, ...e.data },
-  }));
+/** An outbox row as the slice writes it; `orderId` only when the event belongs to another order than the slice's. */
+export interface OutboxRow {
+  id: string;
+  event: string;
+  data: Record<string, unknown>;
+  orderId?: string;
+}
+
+/** The one event a return sends (contract 18): its refund, as its parent's. */
+const RETURN_EVENTS: ReadonlySet<string> = new Set(['order.refunded']);
+
+/**
+ * The outbox rows of `events` (id, event, data with the order summary), as writeOutbox inserts them.
+ * A return's run (its summary names `returnOf`) sends no event of its own: only `order.refunded`,
+ * which belongs to the parent (`orderId` = the parent, `data.returnId` = the return; the step may
+ * put the parent's summary in `data.order`). Its id is still made from the return's own run, so
+ * each return's refund is a delivery of its own.
+ */
+export function outboxRows(orderId: string, generation: number, events: OutboxEvent[], order: Record<string, unknown>): OutboxRow[] {
+  const parent = typeof order.returnOf === 'string' ? order.returnOf : null;
+  if (parent === null) return events.map((e) => ({ id: outboxId(orderId, generation, e), event: e.event, data: { order, ...e.data } }));
+  return events
+    .filter((e) => RETURN_EVENTS.has(e.event))
+    .map((e) => ({ id: outboxId(orderId, generation, e), event: e.event, orderId: parent, data: { order, ...e.data, returnId: orderId } }));
 }
 
 /** Inserts the rows of `outboxRows` for order `orderSql` at `atSql` (placeholders or literals); shared with the slice write. */
 export function outboxInsertSql(orderSql: string, atSql: string, rowsSql: string): string {
   return `INSERT INTO outbox (id, order_id, event, occurred_at, data, created_at)
-     SELECT e.id, ${orderSql}, e.event, ${atSql}, e.data, ${atSql} FROM jsonb_to_recordset(${rowsSql}) AS e(id text, event text, data jsonb)
+     SELECT e.id, coalesce(e."orderId", ${orderSql}), e.event, ${atSql}, e.data, ${atSql}
+       FROM jsonb_to_recordset(${rowsSql}) AS e(id text, event text, data jsonb, "orderId" text)
      ON CONFLICT (id) DO NOTHING`;
 }
 

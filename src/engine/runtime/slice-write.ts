@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import type { NewTimer } from '../scheduler/timer-store.js';
 import { nodeMapJson, type NodeRecord } from './node-record.js';
-import { outboxInsertSql } from './outbox.js';
+import { outboxInsertSql, type OutboxRow } from './outbox.js';
 import { timelineInsertSql, timelineJson, type TimelineEntry } from './timeline.js';
 import type { WaitRow } from './waits.js';
 import { callInsertSql, callsJson, type NewCall } from './order-calls.js';
@@ -60,7 +60,7 @@ export interface SliceWrite {
   timeline: TimelineEntry[];
   /** External calls recorded by the slice. */
   calls: NewCall[];
-  outbox: { id: string; event: string; data: Record<string, unknown> }[];
+  outbox: OutboxRow[];
   order: OrderWrite;
 }
 

@@ -76,6 +76,23 @@ export const REST_BINDINGS: readonly RestBinding[] = [
     alsoAnswers: { 200: 'A repeat of an Idempotency-Key' },
     errors: { 404: 'Unknown order', 409: 'The order did not end failed, rolled back, cancelled or declined' },
   },
+  {
+    operation: 'startReturn',
+    method: 'post',
+    path: '/api/v1/orders/:id/returns',
+    headers: [idempotencyKey('At most 255 characters. A repeat with the same body answers 200 with the first return; with another body 422.')],
+    status: 201,
+    success: 'Started: the return and its order',
+    respond: (output: { returnId: string; orderId: string; replayed?: true }) =>
+      output.replayed ? { status: 200, body: output } : { status: 201, body: { returnId: output.returnId, orderId: output.orderId } },
+    alsoAnswers: { 200: 'A repeat of an Idempotency-Key: the first return' },
+    errors: {
+      400: 'Invalid body, an unknown SKU, a SKU of several sellers without sellerId, or more units than are left to return (issues)',
+      404: 'Unknown order',
+      409: 'Not paid yet, the return window closed (marketplace: payouts scheduled), the order ended unsold, or the order is itself a return',
+      422: 'The Idempotency-Key was used with a different body',
+    },
+  },
   { operation: 'listApprovals', method: 'get', path: '/api/v1/approvals', success: 'Approvals, oldest first', errors: { 400: 'Unknown status filter' } },
   { operation: 'listOrderPayouts', method: 'get', path: '/api/v1/orders/:id/payouts', success: 'Payouts; amounts in the order currency', errors: { 404: 'Unknown order' } },
   { operation: 'listOrderSellerOrders', method: 'get', path: '/api/v1/orders/:id/seller-orders', success: 'Seller orders; amounts in the order currency', errors: { 404: 'Unknown order' } },

@@ -19,7 +19,7 @@ import { callerKey } from '../../auth/caller-key.js';
 import { INBOX_STATUSES, type InboxStatus } from '../../orders/approval-inbox.js';
 import { html, page } from '../../transport/html.js';
 import { seeOther, send } from '../../transport/page-responses.js';
-import { readForm } from '../../transport/read-form.js';
+import { readForm, readFormFields } from '../../transport/read-form.js';
 import { pagePrincipal } from '../page-principal.js';
 import { dashboardCss } from './dashboard-css.js';
 import { dashboardBundle } from './client-bundle.js';
@@ -74,7 +74,8 @@ export function dashboardRouter(o: DashboardRouterOptions): Router {
       const status = HTTP_STATUS[err.kind] ?? 400;
       // A throttled page (too many new drawings) says when to come back, as the API does.
       if (typeof err.details?.retryAfterSeconds === 'number') ctx.set('Retry-After', String(err.details.retryAfterSeconds));
-      send(ctx, status, page({ title: status === 404 ? 'Not found' : 'Not possible', nonce: cspNonce(ctx), principal, body: html`<p role="alert" data-error>${err.message}</p><p><a href="/orders">Orders</a></p>` }));
+      const issues = err instanceof ValidationError ? html`<ul data-error-issues>${err.issues.map((i) => html`<li>${i.path}: ${i.message}</li>`)}</ul>` : '';
+      send(ctx, status, page({ title: status === 404 ? 'Not found' : 'Not possible', nonce: cspNonce(ctx), principal, body: html`<p role="alert" data-error>${err.message}</p>${issues}<p><a href="/orders">Orders</a></p>` }));
     }
   }
 
@@ -188,7 +189,7 @@ export function dashboardRouter(o: DashboardRouterOptions): Router {
         edges: Object.fromEntries(view.edges.map((e) => [edgeKey(e.from, e.to, e.branch), e.status])),
       };
       const svg = await o.diagrams.liveSvg({ flowId: view.flow.id, version: view.flow.version, name: view.flow.name, graph: view.flow.graph }, status, callerKey(principal));
-      send(ctx, 200, orderPage({ nonce: cspNonce(ctx), principal, view, svg, sections, now: o.clock.now() }));
+      send(ctx, 200, orderPage({ nonce: cspNonce(ctx), principal, view, svg, sections, now: o.clock.now(), canReturn: roleAtLeast(principal.role, roleOf('startReturn')) }));
     });
   });
 
@@ -211,6 +212,26 @@ export function dashboardRouter(o: DashboardRouterOptions): Router {
     await guarded(ctx, principal, async () => {
       const { orderId } = await callRaw(ctx, principal, 'restartOrder', { id: ctx.params.id, ...(key ? { idempotencyKey: key } : {}) });
       seeOther(ctx, `/orders/${encodeURIComponent(orderId)}`);
+    });
+  });
+
+  // A return (contract 18) from the order page's Return form: one quantity field per SKU and seller (`qty:<sku>:<seller>`), then the return's page.
+  router.post('/orders/:id/returns', async (ctx) => {
+    const principal = await pagePrincipal(o.auth, ctx, roleOf('startReturn'));
+    if (!principal) return;
+    const fields = await readFormFields(ctx);
+    const lines: { sku: string; qty: number; sellerId: string | null }[] = [];
+    for (const [name, value] of fields) {
+      const m = /^qty:([^:]{1,100}):([^:]{0,100})$/.exec(name);
+      const qty = Number(value);
+      if (m && value !== '' && qty !== 0) lines.push({ sku: m[1], sellerId: m[2] === '' ? null : m[2], qty });
+    }
+    const reason = (fields.get('reason') ?? '').trim().slice(0, 500);
+    const key = (fields.get('idempotencyKey') ?? '').slice(0, 255);
+    await guarded(ctx, principal, async () => {
+      // The operation's schema decides what a typed quantity may be (its 400 is the page's, with the issues).
+      const { returnId } = await callRaw(ctx, principal, 'startReturn', { id: ctx.params.id, lines, ...(reason ? { reason } : {}), ...(key ? { idempotencyKey: key } : {}) });
+      seeOther(ctx, `/orders/${encodeURIComponent(returnId)}`);
     });
   });
 

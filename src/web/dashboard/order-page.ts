@@ -1,9 +1,9 @@
-// The order page (/orders/<id>): status and reason, the live drawing, waits with countdowns and decisions, cancel, the live sections.
+// The order page (/orders/<id>): status and reason, the live drawing, waits with countdowns and decisions, cancel, returns, the live sections.
 import type { Principal } from '../../auth/principal.js';
 import { roleAtLeast } from '../../auth/roles.js';
 import { html, page, type Html } from '../../transport/html.js';
 import { statusBadge } from './status-badge.js';
-import type { OrderView } from './order-sections.js';
+import { returnForm, type OrderView } from './order-sections.js';
 import { diagramBox } from './diagram-box.js';
 
 const FINISHED = new Set(['completed', 'failed', 'rolled_back', 'cancelled', 'declined']);
@@ -20,7 +20,7 @@ function currentNode(v: OrderView): string | null {
   return at('waiting') ?? at('running') ?? at('failed') ?? null;
 }
 
-export function orderPage(o: { nonce: string; principal: Principal; view: OrderView; svg: string; sections: Record<string, Html>; now: number }): string {
+export function orderPage(o: { nonce: string; principal: Principal; view: OrderView; svg: string; sections: Record<string, Html>; now: number; canReturn?: boolean }): string {
   const v = o.view;
   const operator = roleAtLeast(o.principal.role, 'operator');
   return page({
@@ -62,6 +62,8 @@ ${section('summary', 'Order', o.sections.summary)}
 ${section('lines', 'Lines', o.sections.lines)}
 ${section('sellerOrders', 'Seller orders', o.sections.sellerOrders)}
 ${section('payouts', 'Payouts', o.sections.payouts)}
+${section('returns', 'Returns', o.sections.returns)}
+${o.canReturn ? returnForm(v, o.now) : ''}
 ${section('documents', 'Documents', o.sections.documents)}
 </div></div></div>`,
   });

@@ -1,4 +1,4 @@
-// The live sections of the order page (waits, summary, lines, seller orders, payouts, documents, timeline), rendered on load and re-fetched on every change.
+// The live sections of the order page (waits, summary, lines, seller orders, payouts, returns, documents, timeline), rendered on load and re-fetched on every change.
 import { randomUUID } from 'node:crypto';
 import type { Principal } from '../../auth/principal.js';
 import { RESTARTABLE_STATUSES } from '../../orders/restart-order.js';
@@ -62,6 +62,12 @@ function lasted(since: number, now: number): Html {
   return html`<span class="lasted" data-since="${since}">${durationText(Math.max(0, now - since))}</span>`;
 }
 
+/** A return's goods arrived (contract 18): `return.received` from the dashboard. */
+export function goodsReceivedButton(): Html {
+  const payload = JSON.stringify({ source: 'dashboard' });
+  return html`<div class="actions"><button type="button" class="primary" data-action="deliver_event" data-event="return.received" data-payload="${payload}">Goods received (return.received)</button></div>`;
+}
+
 /** Accept/reject on behalf of each seller still pending (spec "Inbound events": `seller.responded` `{ sellerId, decision }`). */
 export function sellerAnswerButtons(sellerOrders: SellerOrderRow[]): Html {
   const pending = sellerOrders.filter((s) => s.status === 'pending' && s.sellerId);
@@ -74,6 +80,9 @@ export function sellerAnswerButtons(sellerOrders: SellerOrderRow[]): Html {
 <button type="button" class="danger" data-action="deliver_event" data-event="seller.responded" data-payload="${reject}">${s.sellerId} rejects</button></div>`;
   })}`;
 }
+
+/** Events whose waits show buttons of their own (or none: `return.ended` is sent by a return when it ends). */
+const OWN_BUTTONS: ReadonlySet<string> = new Set(['seller.responded', 'return.received', 'return.ended']);
 
 /** The order's open waits: approvals and events with their deadline and actions, then timers with when they resume. */
 export function waitsSection(view: OrderView, principal: Principal, sellerOrders: SellerOrderRow[] = [], now = Date.now()): Html {
@@ -88,7 +97,9 @@ export function waitsSection(view: OrderView, principal: Principal, sellerOrders
 ${w.amount !== null ? html`<br>Amount: ${money(w.amount, view.order.currency)}` : ''}
 <br>Deadline: ${formatTime(w.deadline)} ${w.deadline ? html`<span class="countdown" data-countdown></span>` : ''}
 ${w.kind === 'approval' && approver ? decisionButtons(view.orderId, w.nodeId) : ''}
-${w.kind === 'event' && operator && w.event && w.event !== 'seller.responded' ? eventButtons(w.event, view.order.total, view.order.currency) : ''}
+${w.kind === 'event' && operator && w.event === 'return.received' ? goodsReceivedButton() : ''}
+${w.kind === 'event' && operator && w.event && !OWN_BUTTONS.has(w.event) ? eventButtons(w.event, view.order.total, view.order.currency) : ''}
+${w.kind === 'event' && w.event === 'return.ended' ? html`<p class="hint">The payout waits for the order's open returns to end (see Returns).</p>` : ''}
 ${w.kind === 'event' && w.event === 'seller.responded' ? (operator ? sellerAnswerButtons(sellerOrders) : html`<p class="hint">Waiting for the sellers to answer.</p>`) : ''}
 </li>`,
   )}${timers.map(
@@ -130,6 +141,7 @@ export function summarySection(view: OrderView, canRestart = false): Html {
   return html`${canRestart ? restartForm(view) : ''}<dl class="facts">
 <dt>Status</dt><dd>${statusBadge(view.status)}${view.reason ? html` <span data-order-reason>${view.reason}</span>` : ''}</dd>
 <dt>Flow</dt><dd><a href="/flows/${encodeURIComponent(view.flow.id)}?version=${view.flow.version}">${view.flow.name}</a> v${view.flow.version}</dd>
+${view.order.returnOf ? html`<dt>Return of</dt><dd data-return-of="${view.order.returnOf}"><a href="/orders/${encodeURIComponent(view.order.returnOf)}">${view.order.returnOf}</a></dd>` : ''}
 <dt>Model / channel</dt><dd>${o.model} / ${o.channel}</dd>
 <dt>Customer</dt><dd>${o.customerId ?? '—'}${o.contactEmail ? ` · ${o.contactEmail}` : ''}</dd>
 <dt>Subtotal</dt><dd>${money(o.subtotal, o.currency)}</dd>
@@ -164,6 +176,38 @@ export function sellerOrdersSection(rows: SellerOrderRow[]): Html {
   )}</tbody></table></div>`;
 }
 
+/** The order's returns (contract 18), each linked to its own page, with its status, lines and refund; on a return, the order it returns from. */
+export function returnsSection(view: OrderView): Html {
+  if (view.order.returnOf) return html`<p>This is a return of <a href="/orders/${encodeURIComponent(view.order.returnOf)}">${view.order.returnOf}</a>: its refund goes through that order's payment.</p>`;
+  if (view.returns.length === 0) return html`<p data-no-returns>No returns.</p>`;
+  return html`<div class="table-wrap"><table><thead><tr><th scope="col">Return</th><th scope="col">Lines</th><th scope="col">Amount</th><th scope="col">Status</th></tr></thead>
+<tbody>${view.returns.map(
+    (r) => html`<tr data-return-id="${r.returnId}" data-return-status="${r.status}"><td><a href="/orders/${encodeURIComponent(r.returnId)}">${r.returnId}</a>${r.reason ? html`<br><span class="hint">${r.reason}</span>` : ''}</td>
+<td>${r.lines.map((l) => `${l.qty} × ${l.sku}${l.sellerId ? ` (${l.sellerId})` : ''}`).join(', ')}</td><td data-return-amount="${r.amount}">${money(r.amount, view.order.currency)}</td><td>${statusBadge(r.status)}</td></tr>`,
+  )}</tbody></table></div>`;
+}
+
+/**
+ * The operator's Return form (contract 18): one quantity per SKU and seller still returnable (0 to what is left), a
+ * reason, and a fresh idempotency key per drawing (a double submit starts one return). Nothing when no return may start.
+ */
+export function returnForm(view: OrderView, now: number): Html {
+  const r = view.returnable;
+  if (r.closed || r.lines.length === 0 || (r.windowEndsAt !== null && now >= r.windowEndsAt)) return html``;
+  return html`<section aria-labelledby="return-h" data-return-section><h2 id="return-h">Return</h2>
+<p class="hint">The buyer sends units back: a return waits for the goods, then refunds their share of the order's total and restocks them.${r.windowEndsAt !== null ? ` Returns close ${formatTime(r.windowEndsAt)}.` : ''}</p>
+<form method="post" action="/orders/${encodeURIComponent(view.orderId)}/returns" data-return-form>
+<input type="hidden" name="idempotencyKey" value="return-${randomUUID()}">
+<div class="table-wrap"><table><thead><tr><th scope="col">SKU</th><th scope="col">Seller</th><th scope="col">Left</th><th scope="col">Return</th></tr></thead>
+<tbody>${r.lines.map((l, i) => {
+    const id = `return-qty-${i}`;
+    return html`<tr data-returnable-sku="${l.sku}"><td>${l.sku}${l.name ? html` <span class="hint">${l.name}</span>` : ''}</td><td>${l.sellerId ?? 'first party'}</td><td>${l.qty}</td>
+<td><label class="visually-hidden" for="${id}">Units of ${l.sku} to return</label><input id="${id}" type="number" name="qty:${l.sku}:${l.sellerId ?? ''}" min="0" max="${l.qty}" step="1" value="0"></td></tr>`;
+  })}</tbody></table></div>
+<label for="return-reason">Reason</label><input id="return-reason" name="reason" type="text" maxlength="500">
+<div class="actions"><button type="submit" class="primary" data-action-return>Start return</button></div></form></section>`;
+}
+
 export function documentsSection(view: OrderView): Html {
   if (view.documents.length === 0) return html`<p>No documents.</p>`;
   return html`<ul>${view.documents.map((d) => html`<li data-document="${d.id}"><a href="${d.url}">${d.name}</a> <span class="hint">${d.kind}, ${formatTime(d.createdAt)}</span></li>`)}</ul>`;
@@ -191,6 +235,7 @@ export function liveSections(
     lines: linesSection(view),
     sellerOrders: sellerOrdersSection(sellerOrders),
     payouts: payoutsSection(payouts),
+    returns: returnsSection(view),
     documents: documentsSection(view),
     timeline: timelineSection(view),
   };

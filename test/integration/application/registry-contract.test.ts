@@ -51,6 +51,8 @@ describe('operation registry contract', () => {
       get_order: ['viewer', 'read'], assess_order: ['viewer', 'read'], find_products: ['viewer', 'read'], list_flows: ['viewer', 'read'],
       get_flow: ['viewer', 'read'], flow_stats: ['viewer', 'read'], propose_flow_change: ['operator', 'read'], decide_approval: ['approver', 'write'],
       deliver_event: ['operator', 'write'], cancel_order: ['operator', 'write'], publish_flow: ['operator', 'write'], run_stock_review: ['operator', 'write'],
+      // Contract 18 (returns).
+      start_return: ['operator', 'write'],
     };
     for (const op of tools) expect([op.role, op.effect], op.name).toEqual(spec[op.name]);
     for (const binding of REST_BINDINGS) expect(tools.map((op) => op.name)).not.toContain(binding.operation);

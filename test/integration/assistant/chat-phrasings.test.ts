@@ -106,6 +106,11 @@ const CASES: Case[] = [
   ['cancel it', 'cancel_order', () => new RegExp(`^Cancel order ${ids.B3}`), () => ({ lastOrderId: ids.B3 })],
   [q((i) => `deliver payment.received to ${i.B1}`), 'deliver_event', /^Deliver the event payment\.received to order/],
   [q((i) => `record event payment.received for ${i.B2}`), 'deliver_event', /payment\.received/],
+  // start_return (contract 18): the SKU and quantity read from the question, 1 unit when none is said.
+  [q((i) => `return 2 MUG-1 from order ${i.C}`), 'start_return', () => new RegExp(`^Start a return of 2 × MUG-1 from order ${ids.C}\\?`)],
+  [q((i) => `the buyer returned MUG-1 x 3 on ${i.C}`), 'start_return', /^Start a return of 3 × MUG-1 from order/],
+  ['refund 1 unit of MUG-1 on it', 'start_return', () => new RegExp(`^Start a return of 1 × MUG-1 from order ${ids.C}`), () => ({ lastOrderId: ids.C })],
+  [q((i) => `returns of MUG-1 for ${i.C}`), 'start_return', /^Start a return of 1 × MUG-1 /],
   ['publish the approval flow', 'publish_flow', /^Publish the draft of approval-flow \(approval-flow\) as version 2\?/],
   ['run the stock review', 'run_stock_review', /^Run the stock review now\?/],
   ['start a stock check now', 'run_stock_review', /^Run the stock review now\?/],
@@ -130,7 +135,7 @@ describe('chat without a language model (contract section 11)', () => {
       const answer = await ask(typeof question === 'string' ? question : question(), operator, context?.());
       expect(answer.tool, answer.text).toBe(tool);
       expect(answer.text).toMatch(typeof expected === 'function' ? expected() : expected);
-      if (['decide_approval', 'cancel_order', 'deliver_event', 'publish_flow', 'run_stock_review'].includes(tool ?? '')) expect(answer.proposal?.skill).toBe(tool);
+      if (['decide_approval', 'cancel_order', 'start_return', 'deliver_event', 'publish_flow', 'run_stock_review'].includes(tool ?? '')) expect(answer.proposal?.skill).toBe(tool);
       else expect(answer.proposal).toBeNull();
     });
   }
@@ -138,6 +143,7 @@ describe('chat without a language model (contract section 11)', () => {
   it('no write phrasing changed anything: every proposal is still only a proposal', async () => {
     const status = async (k: string) => (await t.call('GET', `/api/v1/orders/${ids[k]}`)).body.status;
     expect([await status('A'), await status('B1'), await status('B2'), await status('B3')]).toEqual(['waiting', 'waiting', 'waiting', 'waiting']);
+    expect((await t.service.ctx.db.query('SELECT count(*)::int AS n FROM order_returns')).rows).toEqual([{ n: 0 }]);
     expect((await t.call('GET', '/api/v1/flows/approval-flow')).body.flow.publishedVersion).toBe(1);
     // The drafted flow changes saved nothing: the storefront draft is still its published version.
     const storefront = (await t.call('GET', '/api/v1/flows/tpl-storefront-order')).body;

@@ -179,6 +179,7 @@ const PAGES: PageRow[] = [
   { method: 'GET', path: '/orders/:id', operations: ['getOrder', 'listOrderPayouts', 'listOrderSellerOrders'] },
   { method: 'GET', path: '/orders/:id/live', operations: ['getOrder', 'listOrderPayouts', 'listOrderSellerOrders'] },
   { method: 'POST', path: '/orders/:id/restart', operations: ['restartOrder'] },
+  { method: 'POST', path: '/orders/:id/returns', operations: ['startReturn'] },
   { method: 'GET', path: '/batches', operations: ['listBatches'] },
   { method: 'GET', path: '/approvals', operations: ['listApprovals'] },
   { method: 'GET', path: '/flows', operations: ['listFlows'] },

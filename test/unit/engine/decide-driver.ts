@@ -98,6 +98,7 @@ export function newOrderRow(over: Partial<OrderRow> = {}): OrderRow {
     stepSeq: 0,
     started: false,
     restartedFrom: null,
+    returnOf: null,
     createdAt: T0,
     updatedAt: T0,
     ...over,
