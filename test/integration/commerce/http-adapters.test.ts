@@ -57,12 +57,12 @@ async function sellerAnswers(t: TestService, id: string, sellerId: string, decis
   expect(res.body.delivered, res.text).toBe(true);
 }
 
-/** Replaces what differs between two runs of the same input by nature (ids, references, times), keeping the shape. */
+/** Replaces what differs between two runs of the same input by nature (ids, references, times and durations), keeping the shape. */
 function normalize(value: unknown, key = ''): unknown {
   if (Array.isArray(value)) return value.map((v) => normalize(v));
   if (value !== null && typeof value === 'object')
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, normalize(v, k)]));
-  if (typeof value === 'number' && (/At$/.test(key) || ['at', 'since', 'deadline'].includes(key))) return '<time>';
+  if (typeof value === 'number' && (/At$/.test(key) || ['at', 'since', 'deadline', 'until', 'durationMs'].includes(key))) return '<time>';
   if (typeof value === 'string')
     return value
       .replace(/\b(ord_[0-9a-f]{24}|[a-z]+_[0-9a-f]{20})\b/g, '<id>')
