@@ -10,6 +10,7 @@ import type { OrderLineDbRow } from '../commerce/order-lines-repo.js';
 import { orderSummary } from '../engine/runtime/order-summary.js';
 import { readTimeline } from '../engine/runtime/timeline.js';
 import { openWaits } from '../engine/runtime/waits.js';
+import { openHolds } from '../engine/runtime/holds.js';
 
 export type EdgeStatus = 'pending' | 'active' | 'inactive';
 
@@ -30,9 +31,10 @@ export async function readLiveState(q: Queryable, flows: FlowRegistry, orderId: 
   if (!rows[0]) return null;
   const order = toOrderRow(rows[0]);
   const records = toNodeRecords(rows[0].nodes);
-  const [{ version, compiled }, waits, timeline, lines] = await Promise.all([
+  const [{ version, compiled }, waits, holds, timeline, lines] = await Promise.all([
     flows.load(q, order.flowId, order.flowVersion),
     openWaits(q, orderId),
+    openHolds(q, orderId),
     readTimeline(q, orderId),
     q.query<OrderLineDbRow>('SELECT * FROM order_lines WHERE order_id = $1 ORDER BY line_no', [orderId]),
   ]);
@@ -92,6 +94,8 @@ export async function readLiveState(q: Queryable, flows: FlowRegistry, orderId: 
       deadline: w.deadline,
       since: w.since,
     })),
+    // Held steps (contract 16): each waits for an operator's retry or rollback.
+    holds: holds.map((h) => ({ nodeId: h.nodeId, title: h.title, error: h.error, since: h.since })),
     vars: order.vars,
     timeline: timeline.map((t) => ({ at: t.at, kind: t.kind, message: t.message, nodeId: t.nodeId, data: t.data })),
     instanceId: order.instanceId,

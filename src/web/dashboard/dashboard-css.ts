@@ -1,6 +1,9 @@
 // The dashboard's stylesheet, served from our own origin (/assets/dashboard.css; the CSP allows no inline style).
 export const dashboardCss = `
 [hidden] { display: none !important; }
+.step-policy { margin-top: .75rem; }
+.step-policy-row { display: flex; flex-wrap: wrap; gap: .25rem 1rem; align-items: baseline; }
+.step-policy-row label { margin-top: 0; min-width: 14rem; }
 header nav { flex-wrap: wrap; gap: .5rem; }
 header nav ul { flex-wrap: wrap; }
 main.wide { max-width: 90rem; }
