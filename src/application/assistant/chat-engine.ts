@@ -137,6 +137,16 @@ export async function answerQuestion(deps: ChatDeps, caller: Principal, input: {
       context.lastOrderId = brief.orderId;
       return propose(intent, 'cancel_order', { orderId: brief.orderId }, `Cancel order ${brief.orderId} (now ${brief.status.replace('_', ' ')})? Its completed steps are undone; captured money is not refunded.`);
     }
+    case 'retry_hold':
+    case 'rollback_hold': {
+      const brief = await run('get_order', { orderId: orderId! });
+      context.lastOrderId = brief.orderId;
+      const held = brief.holds[0];
+      if (!held) return answer({ text: `Order ${brief.orderId} has no held step (it is ${brief.status.replace('_', ' ')}).`, intent, tool: 'get_order', data: brief });
+      const action = intent === 'retry_hold' ? 'retry' : 'rollback';
+      const what = action === 'retry' ? `Retry ${held.label} on order ${brief.orderId} (${held.title})? The same run goes on with the same Idempotency-Key.` : `Roll back order ${brief.orderId} from its held step ${held.label} (${held.title})? Its completed steps are undone.`;
+      return propose(intent, 'resolve_hold', { orderId: brief.orderId, nodeId: held.nodeId, action }, what);
+    }
     case 'deliver_event': {
       context.lastOrderId = orderId;
       return propose(intent, 'deliver_event', { orderId: orderId!, event: slots.event! }, `Deliver the event ${slots.event} to order ${orderId}?`);

@@ -7,6 +7,8 @@ export type IntentName =
   | 'approve'
   | 'reject_approval'
   | 'cancel_order'
+  | 'retry_hold'
+  | 'rollback_hold'
   | 'deliver_event'
   | 'publish_flow'
   | 'run_stock_review'
@@ -33,6 +35,8 @@ export const INTENTS: Record<IntentName, Intent> = {
   approve: { name: 'approve', write: true, tool: 'decide_approval', role: 'approver', example: 'approve order ord_… (or: approve it)' },
   reject_approval: { name: 'reject_approval', write: true, tool: 'decide_approval', role: 'approver', example: 'reject the approval of ord_…' },
   cancel_order: { name: 'cancel_order', write: true, tool: 'cancel_order', role: 'operator', example: 'cancel order ord_…' },
+  retry_hold: { name: 'retry_hold', write: true, tool: 'resolve_hold', role: 'operator', example: 'retry the held step of ord_…' },
+  rollback_hold: { name: 'rollback_hold', write: true, tool: 'resolve_hold', role: 'operator', example: 'roll back ord_… (its held step)' },
   deliver_event: { name: 'deliver_event', write: true, tool: 'deliver_event', role: 'operator', example: 'deliver payment.received to ord_…' },
   publish_flow: { name: 'publish_flow', write: true, tool: 'publish_flow', role: 'operator', example: 'publish the storefront flow' },
   run_stock_review: { name: 'run_stock_review', write: true, tool: 'run_stock_review', role: 'operator', example: 'run the stock review' },
@@ -65,6 +69,10 @@ export function matchIntent(raw: string, slots: QuestionSlots, hasLastOrder: boo
   if (hasWord(t, 'reject', 'decline', 'deny') && order) return 'reject_approval';
   // Only "cancel" (a typo of it too): "abort" would also catch "about".
   if (hasWord(t, 'cancel') && order) return 'cancel_order';
+  // A held step (contract 16): "retry ord_1", "roll back ord_1" ("rolled back" is a status, read by the searches below).
+  const many = /\bhow many\b|\bcount\b|\blist\b/.test(text);
+  if (hasWord(t, 'retry') && order && !many) return 'retry_hold';
+  if (/\broll ?back\b/.test(text) && order && !many) return 'rollback_hold';
   if ((hasWord(t, 'deliver', 'send', 'record', 'post') || /\bmark\b.*\bas\b/.test(text)) && order && slots.event) return 'deliver_event';
   if (hasWord(t, 'publish', 'release', 'deploy')) return 'publish_flow';
   // An instruction about a flow's steps: drafted by propose_flow_change, nothing saved.

@@ -1,13 +1,13 @@
 // Held orders for agents (issue 33, contract sections 11 and 16): an A2A task following a held order is INPUT_REQUIRED and
 // the reply `{ action, nodeId? }` runs resolve_hold as the caller; MCP lists resolve_hold to operators and runs it; get_order
-// and needs_attention show the hold.
+// and needs_attention show the hold; the assistant proposes a retry or a rollback and runs it on confirmation.
 import { TaskState } from '@a2a-js/sdk';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestService } from '../../support/test-service.js';
 import { e, eventually, n, publishFlow, startBody, startOrdersService, tokenFor } from '../orders/orders-support.js';
 import { startScriptedReceiver, type ScriptedReceiver } from '../../support/scripted-receiver.js';
-import { artifactData, asTask, client10, dataMessage, send, statusText } from '../a2a/a2a-support.js';
+import { artifactData, asTask, client10, dataMessage, send, statusText, textMessage } from '../a2a/a2a-support.js';
 
 let t: TestService;
 let rx: ScriptedReceiver;
@@ -130,5 +130,25 @@ describe('MCP: resolve_hold', () => {
     const named = await operator.callTool({ name: 'resolve_hold', arguments: { orderId: id, nodeId: 'charge', action: 'retry' } });
     expect(named.isError).toBe(true);
     expect(textOf(named)).toContain('That node is not held');
+  });
+});
+
+describe('the assistant (chat)', () => {
+  it('"retry <order>" proposes resolve_hold for its held step and runs it on { confirm: true }; an order with no hold is said so', async () => {
+    const id = await heldOrder();
+    const client = await client10(t, tokens.operator);
+    const contextId = 'held-chat';
+    const proposed = asTask(await client.sendMessage(send(textMessage(`retry order ${id}`, { contextId }))));
+    expect(proposed.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    expect(artifactData(proposed, 'chat').proposal).toEqual({ skill: 'resolve_hold', input: { orderId: id, nodeId: 'charge', action: 'retry' } });
+    expect(statusText(proposed)).toContain(`Retry Charge on order ${id} (Charge failed: The call failed: HTTP 503)?`);
+    gateway.down = false;
+    const done = asTask(await client.sendMessage(send(dataMessage({ confirm: true }, { taskId: proposed.id, contextId }))));
+    expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    await settled(id, 'completed');
+
+    const none = asTask(await client.sendMessage(send(textMessage(`roll back ${id}`, { contextId }))));
+    expect(none.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(statusText(none)).toBe(`Order ${id} has no held step (it is completed).`);
   });
 });
