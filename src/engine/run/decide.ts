@@ -1,11 +1,12 @@
 // The run's rules as one pure function: decide(flow, state, input) -> { state, effects }.
 //
-// An input is a command (start, event, approval, timer, cancel, a call's answer) or the outcome
-// of the I/O effect decide asked for last (a step body's result, an undo's, an abandon's). decide
-// applies the run rules of runtime contract section 5 (and 16's held steps) to it and works through its agenda (the
-// machine's entry actions, undos, the end of the run) until the run rests (it waits, or it ended)
-// or an item needs the executor: then it returns that I/O effect last and records it as
-// `state.awaiting`, and the executor answers with the next input (Temporal's workflow/activity split).
+// An input is a command (start, event, approval, timer, cancel, a call's answer, a hold's resolution)
+// or the outcome of the I/O effect decide asked for last (a step body's result, an undo's, an
+// abandon's). decide applies the run rules of runtime contract section 5 (and section 16's held
+// steps) to it and works through its agenda (the machine's entry actions, undos, the end of the
+// run) until the run rests (it waits, or it ended) or an item needs the executor: then it returns
+// that I/O effect last and records it as `state.awaiting`, and the executor answers with the next
+// input (Temporal's workflow/activity split).
 // The machine is driven with XState's pure initialTransition()/transition(). No I/O, no clock, no
 // random: time and a continue-as-new's instance id come with the input.
 import { initialTransition, transition } from 'xstate';
