@@ -224,6 +224,33 @@ describe('a held http.call (contract 16)', () => {
     await settled(id, 'completed');
   });
 
+  it('a local step that fails terminally holds in the order\'s first slice; a retry that fails again closes hold 1 and opens hold 2 in one slice', async () => {
+    const flow = `local-held-${++gateways}`;
+    await publishFlow(t, flow, {
+      nodes: [n('start', 'trigger.api'), n('reserve', 'test.effect'), n('check', 'test.effect', { fail: 'terminal', onFailure: 'hold' }, 'Credit check'), n('done', 'end', { outcome: 'completed' })],
+      edges: [e('start', 'reserve'), e('reserve', 'check'), e('check', 'done')],
+    });
+    const res = await t.call('POST', '/api/v1/orders', startBody(flow));
+    expect(res.status, res.text).toBe(201);
+    const id = res.body.orderId;
+    const held = await live(id);
+    expect(held).toMatchObject({ status: 'waiting', holds: [{ nodeId: 'check', title: 'Credit check failed: check refused', error: 'check refused' }] });
+    expect(held.nodes.check).toMatchObject({ status: 'failed', attempt: 1 });
+    expect((await resolve(id, 'check', { action: 'retry' })).status).toBe(200);
+    const again = await live(id);
+    expect(again).toMatchObject({ status: 'waiting', holds: [{ nodeId: 'check' }] });
+    expect(again.nodes.check).toMatchObject({ status: 'failed', attempt: 2, runs: 1 });
+    const { rows } = await t.service.ctx.db.query('SELECT number, status FROM order_holds WHERE order_id = $1 ORDER BY number', [id]);
+    expect(rows).toEqual([{ number: 1, status: 'retried' }, { number: 2, status: 'open' }]);
+    const events = await t.service.ctx.db.query("SELECT id FROM outbox WHERE order_id = $1 AND event = 'order.held'", [id]);
+    expect(events.rows).toHaveLength(2);
+    // Each attempt's effect was written once (the failing attempts' writes rolled back to their savepoints).
+    expect(await effects(id)).toEqual(['do reserve']);
+    expect((await resolve(id, 'check', { action: 'rollback' })).status).toBe(200);
+    expect(await live(id)).toMatchObject({ status: 'failed', reason: 'check refused', holds: [] });
+    expect(await effects(id)).toEqual(['do reserve', 'undo reserve']);
+  });
+
   it('without onFailure the rules of section 5 hold as before: the same outage rolls the order back at once', async () => {
     const gw = gateway();
     const flow = `unheld-${gateways}`;
