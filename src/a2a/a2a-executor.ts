@@ -11,7 +11,7 @@ import type { Logger } from '../logging/logger.js';
 import { DomainError } from '../domain/errors.js';
 import { ChangeSignal } from '../lib/change-signal.js';
 import { callerOf, type A2aCaller } from './a2a-caller.js';
-import { readOrderTaskStatus, type OrderTaskStatus } from './a2a-order-status.js';
+import { orderStatusData, readOrderTaskStatus, type OrderTaskStatus } from './a2a-order-status.js';
 import { agentMessage, dataPart, messageData, messageText, textPart } from './a2a-parts.js';
 import { orderPlacedFor, placeOrderKey } from './a2a-placed-orders.js';
 import { ConcurrencyGate, type Release } from '../lib/concurrency-gate.js';
@@ -269,7 +269,7 @@ export class A2aExecutor implements AgentExecutor {
   /**
    * A message on an existing task. Only a task following an order that waits (INPUT_REQUIRED)
    * takes one: `{ decision, nodeId?, note? }` runs decide_approval, `{ event, payload? }` runs
-   * deliver_event, as the caller. Anything else is refused with an agent message and the task
+   * deliver_event, `{ action, nodeId?, note? }` runs resolve_hold (contract 16), as the caller. Anything else is refused with an agent message and the task
    * stays as it was (the order still waits, so it must not end).
    */
   private async reply(ctx: RequestContext, bus: ExecutionEventBus, caller: A2aCaller, task: Task): Promise<void> {
@@ -281,9 +281,9 @@ export class A2aExecutor implements AgentExecutor {
     if (!orderId || task.status?.state !== TaskState.TASK_STATE_INPUT_REQUIRED)
       return refuse(`Refused: task ${task.id} is not waiting for input (${orderId ? 'its order is not waiting' : 'it follows no order'}); a reply is taken only while the task is input-required`);
     const reply = messageData(ctx.userMessage)[0];
-    if (!isObject(reply) || (!('decision' in reply) && !('event' in reply)))
-      return refuse('Refused: a reply is a data part { "decision": "approved" | "rejected", "nodeId"?, "note"? } or { "event", "payload"? }');
-    const tool = 'decision' in reply ? 'decide_approval' : 'deliver_event';
+    if (!isObject(reply) || (!('decision' in reply) && !('event' in reply) && !('action' in reply)))
+      return refuse('Refused: a reply is a data part { "decision": "approved" | "rejected", "nodeId"?, "note"? }, { "event", "payload"? } or { "action": "retry" | "rollback", "nodeId"?, "note"? }');
+    const tool = 'decision' in reply ? 'decide_approval' : 'event' in reply ? 'deliver_event' : 'resolve_hold';
     // From here this request follows the order: the background sync leaves the task to it.
     this.deps.following.add(task.id);
     try {
@@ -334,7 +334,7 @@ export class A2aExecutor implements AgentExecutor {
   }
 
   private orderStatus(ctx: RequestContext, s: OrderTaskStatus): TaskStatus {
-    return this.status(ctx, s.state, [textPart(s.text), dataPart({ orderId: s.orderId, status: s.orderStatus, reason: s.reason, waits: s.waits })]);
+    return this.status(ctx, s.state, [textPart(s.text), dataPart(orderStatusData(s))]);
   }
 
   private status(ctx: RequestContext, state: TaskState, parts: Part[]): TaskStatus {

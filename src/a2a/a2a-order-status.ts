@@ -13,6 +13,13 @@ export interface FollowedWait {
   event: string | null;
 }
 
+/** A held step (contract 16), as a reply to it needs it: `{ action: "retry" | "rollback" }`. */
+export interface FollowedHold {
+  nodeId: string;
+  title: string;
+  error: string;
+}
+
 export interface OrderTaskStatus {
   orderId: string;
   orderStatus: string;
@@ -21,6 +28,7 @@ export interface OrderTaskStatus {
   /** The status message's text: what the order is doing or waits for. */
   text: string;
   waits: FollowedWait[];
+  holds: FollowedHold[];
   /** orders.updated_at this was read from. */
   updatedAt: number;
 }
@@ -33,13 +41,19 @@ export async function readOrderTaskStatus(q: Queryable, orderId: string): Promis
   const waits: FollowedWait[] = progress.waits.flatMap((w) =>
     w.kind === 'approval' || w.kind === 'event' ? [{ nodeId: w.nodeId, kind: w.kind, title: w.title, event: w.event }] : [],
   );
+  const holds: FollowedHold[] = progress.holds.map((h) => ({ nodeId: h.nodeId, title: h.title, error: h.error }));
   let state = stateOfOrderStatus(status);
-  // A run held only by a delay waits for no one: nothing a reply could give, so the task keeps working.
-  if (state === TaskState.TASK_STATE_INPUT_REQUIRED && waits.length === 0) state = TaskState.TASK_STATE_WORKING;
-  return { orderId, orderStatus: status, reason, state, text: statusText(orderId, status, reason, waits), waits, updatedAt: progress.updatedAt };
+  // A run held only by a delay waits for no one: nothing a reply could give, so the task keeps working. A held step waits for a reply.
+  if (state === TaskState.TASK_STATE_INPUT_REQUIRED && waits.length === 0 && holds.length === 0) state = TaskState.TASK_STATE_WORKING;
+  return { orderId, orderStatus: status, reason, state, text: statusText(orderId, status, reason, waits, holds), waits, holds, updatedAt: progress.updatedAt };
 }
 
-function statusText(orderId: string, status: string, reason: string | null, waits: FollowedWait[]): string {
+/** The status message's data part: the order, its status and waits, and its held steps when it has any (contract 16). */
+export function orderStatusData(s: OrderTaskStatus): Record<string, unknown> {
+  return { orderId: s.orderId, status: s.orderStatus, reason: s.reason, waits: s.waits, ...(s.holds.length ? { holds: s.holds } : {}) };
+}
+
+function statusText(orderId: string, status: string, reason: string | null, waits: FollowedWait[], holds: FollowedHold[]): string {
   const because = reason ? `: ${reason}` : '';
   switch (status) {
     case 'queued':
@@ -47,12 +61,15 @@ function statusText(orderId: string, status: string, reason: string | null, wait
     case 'running':
       return `Order ${orderId} is running.`;
     case 'waiting': {
-      if (waits.length === 0) return `Order ${orderId} is waiting for a delay to pass.`;
-      const parts = waits.map((w) =>
-        w.kind === 'approval'
-          ? `an approval at ${w.nodeId}${w.title ? ` (${w.title})` : ''}: reply { "decision": "approved" | "rejected" }`
-          : `the event ${w.event}: reply ${eventReply(w.event ?? '')}`,
-      );
+      if (waits.length === 0 && holds.length === 0) return `Order ${orderId} is waiting for a delay to pass.`;
+      const parts = [
+        ...waits.map((w) =>
+          w.kind === 'approval'
+            ? `an approval at ${w.nodeId}${w.title ? ` (${w.title})` : ''}: reply { "decision": "approved" | "rejected" }`
+            : `the event ${w.event}: reply ${eventReply(w.event ?? '')}`,
+        ),
+        ...holds.map((h) => `a retry or a rollback of the held step ${h.nodeId} (${h.title}): reply { "action": "retry" | "rollback" }`),
+      ];
       return `Order ${orderId} waits for ${parts.join('; and ')}.`;
     }
     case 'completed':

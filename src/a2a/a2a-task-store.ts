@@ -7,7 +7,7 @@ import type { Db, Queryable } from '../db/db.js';
 import type { Clock } from '../platform/clock.js';
 import type { Logger } from '../logging/logger.js';
 import { callerOf } from './a2a-caller.js';
-import { readOrderTaskStatus } from './a2a-order-status.js';
+import { orderStatusData, readOrderTaskStatus } from './a2a-order-status.js';
 import { agentMessage, dataPart, messageText, textPart } from './a2a-parts.js';
 import { queuePushes, type PushUpdate, type QueuedPush } from './a2a-push-queue.js';
 import type { A2aPushStore } from './a2a-push-store.js';
@@ -156,7 +156,7 @@ export class A2aTaskStore implements TaskStore {
     const task = structuredClone(prev.task);
     const message = agentMessage(task.id, task.contextId, [
       textPart(status.text),
-      dataPart({ orderId: status.orderId, status: status.orderStatus, reason: status.reason, waits: status.waits }),
+      dataPart(orderStatusData(status)),
     ]);
     task.status = { state: status.state, message, timestamp: new Date(this.deps.clock.now()).toISOString() };
     if (statusKey(task) === prev.statusKey) {

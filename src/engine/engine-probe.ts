@@ -2,7 +2,7 @@
 import { EventEmitter } from 'node:events';
 
 /** The command a slice ran. */
-export type SliceCommand = 'start' | 'event' | 'approval' | 'cancel' | 'timer' | 'call';
+export type SliceCommand = 'start' | 'event' | 'approval' | 'cancel' | 'timer' | 'call' | 'hold';
 
 /** One committed command on an order (emitted after COMMIT, only when the command changed the order). */
 export interface SliceObservation {

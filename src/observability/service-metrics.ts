@@ -21,6 +21,7 @@ const BACKLOG_SQL = `SELECT
      SELECT kind, count(*)::int AS pending, count(*) FILTER (WHERE due_at <= $1)::int AS due
        FROM timers WHERE fired_at IS NULL AND cancelled_at IS NULL GROUP BY kind) t) AS timers,
   (SELECT count(*)::int FROM outbox WHERE dispatched_at IS NULL) AS outbox,
+  (SELECT count(DISTINCT order_id)::int FROM order_holds WHERE status = 'open') AS held,
   (SELECT coalesce(json_object_agg(state, n), '{}'::json) FROM (SELECT state, count(*)::int AS n FROM batches GROUP BY state) b) AS batches,
   (SELECT coalesce(json_object_agg(flow_id, n), '{}'::json) FROM (
      SELECT flow_id, sum(orders)::int AS n FROM flow_stats_current WHERE status = 'waiting' GROUP BY flow_id) f) AS waiting`;
@@ -56,7 +57,7 @@ export interface MetricSources {
 
 /**
  * The metrics of one service instance. Counters move on engine events (no SQL on the command
- * path); gauges of backlogs (waits open, timers due, outbox) are read by one statement per scrape.
+ * path); gauges of backlogs (waits open, timers due, outbox, held orders) are read by one statement per scrape.
  */
 export class ServiceMetrics {
   readonly registry = new Registry();
@@ -75,6 +76,7 @@ export class ServiceMetrics {
   private readonly timersPending: Gauge<'kind'>;
   private readonly timersDue: Gauge<'kind'>;
   private readonly outboxBacklog: Gauge;
+  private readonly ordersHeld: Gauge;
   private readonly batches: Gauge<'state'>;
   private readonly backlogErrors: Counter;
   private readonly stepSeconds: Histogram<'flow' | 'node_type'>;
@@ -148,6 +150,7 @@ export class ServiceMetrics {
     this.timersPending = new Gauge({ name: p('timers_pending'), help: 'Timers not yet fired nor cancelled (every node), by kind', labelNames: ['kind'], registers });
     this.timersDue = new Gauge({ name: p('timers_due'), help: 'Pending timers whose due time has passed (late if this stays above 0), by kind', labelNames: ['kind'], registers });
     this.outboxBacklog = new Gauge({ name: p('outbox_backlog'), help: 'Committed order events not yet handed to their sinks (every node)', registers });
+    this.ordersHeld = new Gauge({ name: p('orders_held'), help: 'Orders with a held step waiting for a retry or a rollback (contract 16; every node)', registers });
     this.batches = new Gauge({ name: p('batches'), help: 'Batches (contract 16) of every node, by state: running, paused, completed, cancelled', labelNames: ['state'], registers });
     this.stepSeconds = new Histogram({
       name: p('step_duration_seconds'),
@@ -230,10 +233,11 @@ export class ServiceMetrics {
         waits: Record<string, number>;
         timers: { kind: string; pending: number; due: number }[];
         outbox: number;
+        held: number;
         batches: Record<string, number>;
         waiting: Record<string, number>;
       }>(BACKLOG_SQL, [this.sources.now()]);
-      const { waits, timers, outbox, batches, waiting } = rows[0];
+      const { waits, timers, outbox, held, batches, waiting } = rows[0];
       this.waitsOpen.reset();
       for (const kind of ['approval', 'event', 'delay']) this.waitsOpen.set({ kind }, 0);
       for (const [kind, n] of Object.entries(waits)) this.waitsOpen.set({ kind }, n);
@@ -244,6 +248,7 @@ export class ServiceMetrics {
         this.timersDue.set({ kind: t.kind }, t.due);
       }
       this.outboxBacklog.set(outbox);
+      this.ordersHeld.set(held);
       // Every state is reported, 0 when no batch is in it.
       for (const state of BATCH_STATES) this.batches.set({ state }, batches[state] ?? 0);
       this.ordersWaiting.reset();

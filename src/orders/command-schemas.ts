@@ -1,4 +1,4 @@
-// Request schemas of the order commands (events, approvals, cancel), shared by REST and the live connection.
+// Request schemas of the order commands (events, approvals, cancel, held steps), shared by REST and the live connection.
 import { z } from 'zod';
 
 /** Spec "Limits". */
@@ -32,6 +32,12 @@ export const approvalBodySchema = z.strictObject({
 
 export const cancelBodySchema = z.strictObject({
   reason: z.string().min(1).max(COMMAND_LIMITS.reason).optional(),
+});
+
+/** Contract 16: what to do with a held step, and why (the note is kept on the hold and in the timeline). */
+export const holdBodySchema = z.strictObject({
+  action: z.enum(['retry', 'rollback']).describe('`retry`: the same run of the step again (attempts keep counting); `rollback`: the rules the step would have had without the hold'),
+  note: z.string().max(COMMAND_LIMITS.note).optional(),
 });
 
 /** The default cancel reason on the REST route: says where the cancel came from. */

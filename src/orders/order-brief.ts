@@ -22,6 +22,8 @@ export function orderBrief(view: OrderView) {
       leadsTo: Object.fromEntries(view.edges.filter((e) => e.from === w.nodeId).map((e) => [e.branch, labelOf(e.to)])),
     })),
     timers: view.timers,
+    // Held steps (contract 16): resolve_hold retries or rolls back each.
+    holds: view.holds.map((h) => ({ ...h, label: labelOf(h.nodeId) })),
     steps: Object.values(nodes)
       .filter((n) => n.runs > 0 || n.status !== 'pending')
       .sort((a, b) => (a.startedAt ?? Number.MAX_SAFE_INTEGER) - (b.startedAt ?? Number.MAX_SAFE_INTEGER))

@@ -27,6 +27,17 @@ export async function decideOrderApproval(
   await engine.runtime.decideApproval(orderId, nodeId, body.decision, approvalActor(principal, body.by), body.note ?? null);
 }
 
+/** Retries or rolls back the step held at `nodeId` (contract 16), recorded as the caller; 409 when that node is not held. */
+export async function resolveOrderHold(
+  engine: Engine,
+  principal: Principal,
+  orderId: string,
+  nodeId: string,
+  body: { action: 'retry' | 'rollback'; note?: string },
+): Promise<void> {
+  await engine.runtime.resolveHold(orderId, nodeId, body.action, principal.actor, body.note ?? null);
+}
+
 export async function cancelOrder(engine: Engine, orderId: string, reason: string): Promise<void> {
   await engine.runtime.cancel(orderId, reason);
 }

@@ -5,7 +5,7 @@ import { searchCondition, type SearchMode } from './order-search.js';
 /**
  * Contract 16's filter keys. Every key narrows (AND); times are epoch ms and inclusive.
  * `waitingAtNode` is the id of the node where the order is parked (an open approval, event or
- * delay wait, or a pending retry of the step); `sellerId` and `sku` match the order's lines that
+ * delay wait, a held step, or a pending retry of the step); `sellerId` and `sku` match the order's lines that
  * were not dropped (a partial acceptance drops a rejecting seller's lines); a line's seller is the
  * one given on the input or the one the flow resolved (pricing, split).
  */
@@ -79,8 +79,9 @@ export function filterConditions(filter: OrderFilter, mode: SearchMode, params: 
   if (filter.waitingAtNode !== undefined) {
     params.push(filter.waitingAtNode, TIMER_KINDS.stepRetry);
     const node = `$${params.length - 1}`;
-    // Where an order is parked: an open wait at the node, or the node's step waiting for its retry.
+    // Where an order is parked: an open wait at the node, the node's step held, or the node's step waiting for its retry.
     where.push(`id IN (SELECT w.order_id FROM order_waits w WHERE w.status = 'open' AND w.node_id = ${node}
+      UNION ALL SELECT h.order_id FROM order_holds h WHERE h.status = 'open' AND h.node_id = ${node}
       UNION ALL SELECT t.order_id FROM timers t WHERE t.kind = $${params.length} AND t.node_id = ${node} AND t.fired_at IS NULL AND t.cancelled_at IS NULL)`);
   }
   if (filter.q !== undefined) {

@@ -15,6 +15,7 @@ import { isFinished } from '../engine/runtime/order-row.js';
 import { returnableUnits } from '../domain/return-math.js';
 import { returnRefusal, returnWindowEndsAt } from '../domain/return-window.js';
 import { coveredUnits, payoutState, readReturnFacts, type ReturnFacts } from './return-ledger.js';
+import { openHolds } from '../engine/runtime/holds.js';
 
 export type EdgeStatus = 'pending' | 'active' | 'inactive';
 
@@ -49,9 +50,10 @@ export async function readLiveState(q: Queryable, flows: FlowRegistry, orderId: 
   if (!rows[0]) return null;
   const order = toOrderRow(rows[0]);
   const records = toNodeRecords(rows[0].nodes);
-  const [{ version, compiled }, waits, timeline, lines, retries, facts] = await Promise.all([
+  const [{ version, compiled }, waits, holds, timeline, lines, retries, facts] = await Promise.all([
     flows.load(q, order.flowId, order.flowVersion),
     openWaits(q, orderId),
+    openHolds(q, orderId),
     readTimeline(q, orderId),
     q.query<OrderLineDbRow>('SELECT * FROM order_lines WHERE order_id = $1 ORDER BY line_no', [orderId]),
     isFinished(order.status) ? Promise.resolve([]) : pendingRetries(q, orderId),
@@ -123,6 +125,8 @@ export async function readLiveState(q: Queryable, flows: FlowRegistry, orderId: 
       since: w.since,
     })),
     timers,
+    // Held steps (contract 16): each waits for an operator's retry or rollback.
+    holds: holds.map((h) => ({ nodeId: h.nodeId, title: h.title, error: h.error, since: h.since })),
     vars: order.vars,
     ...returnsView(order, facts, payoutState(compiled, records)),
     timeline: timeline.map((t) => ({ at: t.at, kind: t.kind, message: t.message, nodeId: t.nodeId, data: t.data })),

@@ -42,7 +42,7 @@ export const orderListRowSchema = z.object({
   customerId: z.string().nullable(),
   currency: z.string(),
   total: z.number(),
-  waitingOn: z.array(z.string()).describe('Titles of the open waits'),
+  waitingOn: z.array(z.string()).describe('Titles of the open waits, then a held step\'s title (contract 16)'),
   waitingAt: z.array(z.string()).describe('Labels of the steps holding them'),
   waitingSince: z.number().nullable().describe('Epoch ms of the oldest open wait'),
   createdAt: z.number(),
@@ -104,6 +104,13 @@ export const liveTimerSchema = z.object({
   since: z.number().describe('Epoch ms the wait began (a retry: when the failed attempt was recorded)'),
   until: z.number().describe('Epoch ms it resumes'),
 }).meta({ id: 'LiveTimer' });
+/** A held step of the live state (contract 16): it failed with `onFailure: "hold"` and waits for a retry or a rollback. */
+export const liveHoldSchema = z.object({
+  nodeId: z.string(),
+  title: z.string().describe('`<node label> failed: <error>`'),
+  error: z.string(),
+  since: z.number(),
+});
 
 /** One timeline entry of an order. */
 export const timelineEntrySchema = z.object({ at: z.number(), kind: z.string(), message: z.string(), nodeId: z.string().nullable(), data: z.unknown() });
@@ -136,6 +143,7 @@ export const orderLiveStateSchema = z.looseObject({
   edges: z.array(z.looseObject({ from: z.string(), to: z.string(), branch: z.string(), status: z.enum(['pending', 'active', 'inactive']) })),
   waits: z.array(liveWaitSchema),
   timers: z.array(liveTimerSchema).describe('Timer waits (delays, retry backoffs), soonest first: the order resumes on its own at `until`'),
+  holds: z.array(liveHoldSchema).describe('Held steps (contract 16): retry or roll back each with POST /api/v1/orders/:id/holds/:nodeId'),
   vars: z.record(z.string(), z.unknown()),
   returns: z.array(orderReturnSchema).describe('The returns of the order, oldest first (contract 18); none on a return'),
   returnable: returnableSchema,

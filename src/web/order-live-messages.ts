@@ -16,6 +16,9 @@ export const liveActionSchema = z.discriminatedUnion('action', [
     requestId,
   }),
   z.strictObject({ type: z.literal('action'), action: z.literal('cancel'), reason: z.string().min(1).max(COMMAND_LIMITS.reason).optional(), requestId }),
+  // Contract 16: a held step's Retry and Roll back.
+  z.strictObject({ type: z.literal('action'), action: z.literal('retry_hold'), nodeId: z.string().min(1).max(100), note: z.string().max(COMMAND_LIMITS.note).optional(), requestId }),
+  z.strictObject({ type: z.literal('action'), action: z.literal('rollback_hold'), nodeId: z.string().min(1).max(100), note: z.string().max(COMMAND_LIMITS.note).optional(), requestId }),
 ]);
 
 export type LiveAction = z.infer<typeof liveActionSchema>;

@@ -270,6 +270,9 @@ export class OrderLiveSocket {
         return operations.call('deliverEvent', principal, { id: orderId, event: action.event, payload: action.payload }, call);
       case 'cancel':
         return operations.call('cancelOrder', principal, { id: orderId, reason: action.reason ?? `Cancelled from the order page by ${principal.actor}` }, call);
+      case 'retry_hold':
+      case 'rollback_hold':
+        return operations.call('resolveHold', principal, { id: orderId, nodeId: action.nodeId, action: action.action === 'retry_hold' ? 'retry' : 'rollback', note: action.note }, call);
     }
   }
 }

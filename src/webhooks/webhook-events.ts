@@ -1,4 +1,4 @@
-// The outbound event names (spec "Outbound events"), the notification event, and the subscription `events` rule.
+// The outbound event names (spec "Outbound events", contract 16's order.held), the notification event, and the subscription `events` rule.
 import { z } from 'zod';
 
 export const OUTBOUND_EVENTS = [
@@ -13,6 +13,8 @@ export const OUTBOUND_EVENTS = [
   'order.declined',
   'order.cancelled',
   'order.failed',
+  // Contract 16: a step held after a failure; data `{ order, node: { id, type, error } }`, a new delivery for each hold.
+  'order.held',
 ] as const;
 export type OutboundEvent = (typeof OUTBOUND_EVENTS)[number];
 

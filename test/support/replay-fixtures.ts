@@ -146,6 +146,7 @@ function foldedLayout(rows: ReplayFixture['rows']): ReplayFixture['rows'] {
       nodes.map((n: any) => ({
         nodeId: n.node_id, status: n.status, runs: n.runs, attempt: n.attempt, summary: n.summary, output: n.output, error: n.error,
         branches: n.branches, doneSeq: n.done_seq, startedAt: n.started_at === null ? null : Number(n.started_at), endedAt: n.ended_at === null ? null : Number(n.ended_at),
+        holds: 0,
       })),
     );
   }

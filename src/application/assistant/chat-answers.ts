@@ -37,6 +37,14 @@ export function attentionAnswer(baseUrl: string, o: OperationOutput<'needs_atten
           .map((r) => `${orderRef(baseUrl, r)} (waiting for ${r.event})`)
           .join('; ')}.`,
   );
+  // Held steps (contract 16) are said only when there are some: most workspaces never hold.
+  if (o.counts.held > 0)
+    parts.push(
+      `${plural(o.counts.held, 'order is', 'orders are')} held for a retry or a rollback: ${o.held
+        .slice(0, 3)
+        .map((r) => `${orderRef(baseUrl, r)} (${r.title})`)
+        .join('; ')}.`,
+    );
   return parts.join(' ');
 }
 
@@ -48,8 +56,9 @@ export function orderStateAnswer(baseUrl: string, o: OperationOutput<'get_order'
     return `It waits for ${what} at ${w.label} since ${when(w.since)}${w.deadline ? `, until ${when(w.deadline)}` : ''}${leads ? `; ${leads}` : ''}.`;
   });
   const failed = o.steps.filter((s) => s.status === 'failed').map((s) => `${s.label} failed: ${s.error}`);
+  const holds = o.holds.map((h) => `${h.label} is held since ${when(h.since)}: retry it or roll it back.`);
   const last = o.activity.at(-1);
-  return [head, ...waits, ...failed, last ? `Latest: ${last.message} (${when(last.at)}).` : '', `${baseUrl}/orders/${o.orderId}`].filter(Boolean).join(' ');
+  return [head, ...waits, ...failed, ...holds, last ? `Latest: ${last.message} (${when(last.at)}).` : '', `${baseUrl}/orders/${o.orderId}`].filter(Boolean).join(' ');
 }
 
 export function productsAnswer(o: OperationOutput<'find_products'>, sku: string | undefined): string {

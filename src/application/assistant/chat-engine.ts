@@ -160,6 +160,16 @@ export async function answerQuestion(deps: ChatDeps, caller: Principal, input: {
         `Start a return of ${qty} × ${slots.sku} from order ${brief.orderId}? It waits for the goods (return.received), then refunds their share of the order's total and restocks them.`,
       );
     }
+    case 'retry_hold':
+    case 'rollback_hold': {
+      const brief = await run('get_order', { orderId: orderId! });
+      context.lastOrderId = brief.orderId;
+      const held = brief.holds[0];
+      if (!held) return answer({ text: `Order ${brief.orderId} has no held step (it is ${brief.status.replace('_', ' ')}).`, intent, tool: 'get_order', data: brief });
+      const action = intent === 'retry_hold' ? 'retry' : 'rollback';
+      const what = action === 'retry' ? `Retry ${held.label} on order ${brief.orderId} (${held.title})? The same run goes on with the same Idempotency-Key.` : `Roll back order ${brief.orderId} from its held step ${held.label} (${held.title})? Its completed steps are undone.`;
+      return propose(intent, 'resolve_hold', { orderId: brief.orderId, nodeId: held.nodeId, action }, what);
+    }
     case 'deliver_event': {
       context.lastOrderId = orderId;
       return propose(intent, 'deliver_event', { orderId: orderId!, event: slots.event! }, `Deliver the event ${slots.event} to order ${orderId}?`);

@@ -8,6 +8,8 @@ export type IntentName =
   | 'reject_approval'
   | 'cancel_order'
   | 'start_return'
+  | 'retry_hold'
+  | 'rollback_hold'
   | 'deliver_event'
   | 'publish_flow'
   | 'run_stock_review'
@@ -35,6 +37,8 @@ export const INTENTS: Record<IntentName, Intent> = {
   reject_approval: { name: 'reject_approval', write: true, tool: 'decide_approval', role: 'approver', example: 'reject the approval of ord_…' },
   cancel_order: { name: 'cancel_order', write: true, tool: 'cancel_order', role: 'operator', example: 'cancel order ord_…' },
   start_return: { name: 'start_return', write: true, tool: 'start_return', role: 'operator', example: 'return 1 PAN-CAST-10 from order ord_… (a return; refunded when the goods arrive)' },
+  retry_hold: { name: 'retry_hold', write: true, tool: 'resolve_hold', role: 'operator', example: 'retry the held step of ord_…' },
+  rollback_hold: { name: 'rollback_hold', write: true, tool: 'resolve_hold', role: 'operator', example: 'roll back ord_… (its held step)' },
   deliver_event: { name: 'deliver_event', write: true, tool: 'deliver_event', role: 'operator', example: 'deliver payment.received to ord_…' },
   publish_flow: { name: 'publish_flow', write: true, tool: 'publish_flow', role: 'operator', example: 'publish the storefront flow' },
   run_stock_review: { name: 'run_stock_review', write: true, tool: 'run_stock_review', role: 'operator', example: 'run the stock review' },
@@ -69,6 +73,10 @@ export function matchIntent(raw: string, slots: QuestionSlots, hasLastOrder: boo
   if (hasWord(t, 'cancel') && order) return 'cancel_order';
   // "return 2 MUG-1 from ord_…": a SKU and an order (what a return needs; the quantity defaults to 1).
   if (hasWord(t, 'return', 'returns', 'returned', 'refund') && order && slots.sku) return 'start_return';
+  // A held step (contract 16): "retry ord_1", "roll back ord_1" ("rolled back" is a status, read by the searches below).
+  const many = /\bhow many\b|\bcount\b|\blist\b/.test(text);
+  if (hasWord(t, 'retry') && order && !many) return 'retry_hold';
+  if (/\broll ?back\b/.test(text) && order && !many) return 'rollback_hold';
   if ((hasWord(t, 'deliver', 'send', 'record', 'post') || /\bmark\b.*\bas\b/.test(text)) && order && slots.event) return 'deliver_event';
   if (hasWord(t, 'publish', 'release', 'deploy')) return 'publish_flow';
   // An instruction about a flow's steps: drafted by propose_flow_change, nothing saved.

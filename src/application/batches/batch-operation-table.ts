@@ -3,8 +3,9 @@ import { z } from 'zod';
 import type { Principal } from '../../auth/principal.js';
 import type { Queryable } from '../../db/db.js';
 import type { BatchOutcome } from '../../batches/batch-view.js';
-import { approvalBodySchema, cancelBodySchema, eventBodySchema } from '../../orders/command-schemas.js';
+import { approvalBodySchema, cancelBodySchema, eventBodySchema, holdBodySchema } from '../../orders/command-schemas.js';
 import { soleApprovalNode } from '../../orders/sole-approval.js';
+import { soleHoldNode } from '../../orders/sole-hold.js';
 import type { OperationRegistry } from '../operation-registry.js';
 import type { OperationName } from '../operation-types.js';
 
@@ -49,12 +50,12 @@ function batchOperation<S extends z.ZodType>(op: BatchOperation<S>): BatchOperat
 /** The default cancel reason of a batch names it (the REST route's names the API). */
 export const batchCancelReason = (batchId: string) => `Cancelled by batch ${batchId}`;
 
-/** Contract 16's batch operations built so far (resolve_hold and migrate join with their issues). */
-export const BATCH_OPERATION_NAMES = ['cancel', 'deliver_event', 'decide_approval', 'restart'] as const;
+/** Contract 16's batch operations built so far (migrate joins with its issue). */
+export const BATCH_OPERATION_NAMES = ['cancel', 'deliver_event', 'decide_approval', 'resolve_hold', 'restart'] as const;
 export type BatchOperationName = (typeof BATCH_OPERATION_NAMES)[number];
 
 /**
- * The table: adding an operation (resolve_hold, migrate) is its name above and one entry here, naming
+ * The table: adding an operation (migrate) is its name above and one entry here, naming
  * the registry operation it runs per order and the input it takes.
  */
 export const BATCH_OPERATIONS: { readonly [K in BatchOperationName]: BatchOperation } = {
@@ -90,6 +91,18 @@ export const BATCH_OPERATIONS: { readonly [K in BatchOperationName]: BatchOperat
     run: async ({ registry, caller, orderId, input, db }): Promise<ItemOutcome> => {
       const nodeId = input.nodeId ?? (await soleApprovalNode(db, orderId));
       await registry.call('decideApproval', caller, { id: orderId, nodeId, decision: input.decision, note: input.note }, { ip: null });
+      return DONE;
+    },
+  }),
+  resolve_hold: batchOperation({
+    name: 'resolve_hold',
+    runs: 'resolveHold',
+    // Contract 16: `{ action, note? }`; each order's one held step (an order with none is skipped with the refusal).
+    input: holdBodySchema,
+    idempotent: false,
+    run: async ({ registry, caller, orderId, input, db }): Promise<ItemOutcome> => {
+      const nodeId = await soleHoldNode(db, orderId);
+      await registry.call('resolveHold', caller, { id: orderId, nodeId, action: input.action, note: input.note }, { ip: null });
       return DONE;
     },
   }),

@@ -1,4 +1,4 @@
-// Agents' order tools (contract section 11) as adapters of the operations REST binds: place, find, read, what needs attention, assess, decide, deliver, cancel, return.
+// Agents' order tools (contract sections 11, 16, 18) as adapters of the operations REST binds: place, find, read, what needs attention, assess, decide, deliver, resolve a hold, cancel, return.
 import { z } from 'zod';
 import { agentTool } from '../agent-tool.js';
 import { startOrderBodySchema } from '../../domain/order-input-schema.js';
@@ -6,6 +6,7 @@ import { orderFilterBodySchema, withFilterRules } from '../../orders/order-filte
 import { AGENT_ORDERS_SCOPE, IDEMPOTENCY_KEY_MAX } from '../../orders/idempotency.js';
 import { readOrderStatus } from '../../orders/order-status.js';
 import { soleApprovalNode } from '../../orders/sole-approval.js';
+import { soleHoldNode } from '../../orders/sole-hold.js';
 import { declaredPayloadsText } from '../../nodes/event-payloads.js';
 import { COMMAND_LIMITS, eventPayloadSchema, returnBodySchema } from '../../orders/command-schemas.js';
 import { ORDER_STATUSES } from '../../orders/order-schemas.js';
@@ -86,12 +87,13 @@ export function agentOrderTools(deps: Pick<OrderOperationDeps, 'db'>, bases: Ord
     }),
     agentTool(overview.getAttention, {
       name: 'needs_attention',
-      summary: 'What needs attention: open approvals, recent failures, orders stuck on an event',
-      description: 'Open approvals oldest first; orders failed or rolled back in the last 3 days, newest first; orders waiting on a business event for over a day, longest first. Each list holds at most 100; `counts` gives the totals.',
+      summary: 'What needs attention: open approvals, recent failures, orders stuck on an event, held steps',
+      description:
+        'Open approvals oldest first; orders failed or rolled back in the last 3 days, newest first; orders waiting on a business event for over a day, longest first; orders whose step is held (`held`, contract 16), longest held first: resolve_hold retries or rolls back each. Each list holds at most 100; `counts` gives the totals.',
       input: z.strictObject({}),
       output: overview.getAttention.output,
       summarize: (o) =>
-        `${o.counts.approvals} approval${o.counts.approvals === 1 ? '' : 's'} open, ${o.counts.failed} order${o.counts.failed === 1 ? '' : 's'} failed or rolled back in the last 3 days, ${o.counts.waiting} waiting over a day for an event.`,
+        `${o.counts.approvals} approval${o.counts.approvals === 1 ? '' : 's'} open, ${o.counts.failed} order${o.counts.failed === 1 ? '' : 's'} failed or rolled back in the last 3 days, ${o.counts.waiting} waiting over a day for an event, ${o.counts.held} held.`,
       mapIn: () => ({}),
       mapOut: (attention) => attention,
     }),
@@ -134,6 +136,24 @@ export function agentOrderTools(deps: Pick<OrderOperationDeps, 'db'>, bases: Ord
         o.delivered ? `Delivered to ${o.nodeId}.` : `Nothing waits for that event${o.waitingFor?.length ? `; the order waits for ${o.waitingFor.join(', ')}` : ''}.`,
       mapIn: (input) => ({ id: input.orderId, event: input.event, payload: input.payload }),
       mapOut: (result) => result,
+    }),
+    agentTool(orders.resolveHold, {
+      name: 'resolve_hold',
+      summary: 'Retry or roll back a held step',
+      description:
+        'For an order whose step is held after a failure (contract 16; needs_attention lists them under `held`): `retry` runs the same run of the step again (an http.call keeps its Idempotency-Key, so nothing is charged twice), `rollback` undoes the completed steps as the failure would have without the hold. Without `nodeId` the order\'s one held step. Recorded as the caller.',
+      input: z.strictObject({
+        orderId,
+        nodeId: z.string().min(1).max(100).optional(),
+        action: z.enum(['retry', 'rollback']),
+        note: z.string().max(COMMAND_LIMITS.note).optional(),
+      }),
+      output: z.object({ ok: z.literal(true), nodeId: z.string() }),
+      example: { orderId: 'ord_01JD7Z8Q2M4K6N8P0R2T4V6X8Z', action: 'retry', note: 'The gateway is back' },
+      summarize: (o) => `Resolved the hold at ${o.nodeId}.`,
+      // Without nodeId, the order's one held step (an orders query; none is a conflict).
+      mapIn: async (input) => ({ id: input.orderId, nodeId: input.nodeId ?? (await soleHoldNode(deps.db, input.orderId)), action: input.action, note: input.note }),
+      mapOut: (ok, resolved) => ({ ok: ok.ok, nodeId: resolved.nodeId }),
     }),
     agentTool(orders.cancelOrder, {
       name: 'cancel_order',

@@ -5,7 +5,7 @@ import { agentFlowTools, type FlowToolBases } from './agent-flow-tools.js';
 import { agentChatTool, type ChatToolDeps } from './agent-chat-tool.js';
 import type { OrderOperationDeps } from './order-operations.js';
 
-/** The tool names, as the spec's A2A skill table and contract section 11 list them. */
+/** The tool names, as the spec's A2A skill table and contract sections 11 and 16 (resolve_hold) list them. */
 export const AGENT_TOOL_NAMES = [
   'chat',
   'place_order',
@@ -22,6 +22,7 @@ export const AGENT_TOOL_NAMES = [
   'deliver_event',
   'cancel_order',
   'start_return',
+  'resolve_hold',
   'publish_flow',
   'run_stock_review',
 ] as const;

@@ -1,4 +1,4 @@
-// Orders: start, list, read, deliver an event, decide an approval, cancel, restart (spec "Endpoints", contract 11).
+// Orders: start, list, read, deliver an event, decide an approval, resolve a held step, cancel, restart (spec "Endpoints", contract 11, 16).
 import { z } from 'zod';
 import { defineOperation } from '../operation.js';
 import { startOrderBodySchema } from '../../domain/order-input-schema.js';
@@ -10,8 +10,8 @@ import { restartOrder } from '../../orders/restart-order.js';
 import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, listOrders } from '../../orders/order-list.js';
 import type { SearchMode } from '../../orders/order-search.js';
 import { readOrderView } from '../../orders/order-view.js';
-import { cancelOrder, decideOrderApproval, deliverOrderEvent } from '../../orders/order-commands.js';
-import { API_CANCEL_REASON, approvalBodySchema, cancelBodySchema, eventBodySchema, returnBodySchema } from '../../orders/command-schemas.js';
+import { cancelOrder, decideOrderApproval, deliverOrderEvent, resolveOrderHold } from '../../orders/order-commands.js';
+import { API_CANCEL_REASON, approvalBodySchema, cancelBodySchema, eventBodySchema, holdBodySchema, returnBodySchema } from '../../orders/command-schemas.js';
 import {
   deliverResultSchema,
   okSchema,
@@ -117,6 +117,23 @@ export function orderOperations(deps: OrderOperationDeps) {
       run: async (caller, input) => {
         const { id, nodeId, ...decision } = input;
         await decideOrderApproval(engine, caller, id, nodeId, decision);
+        return { ok: true as const };
+      },
+    }),
+    resolveHold: defineOperation({
+      name: 'resolveHold',
+      summary: 'Retry or roll back a held step',
+      description:
+        'For a step held after a failure (`onFailure: "hold"`, contract 16): `retry` continues the same run of the step (its attempts keep counting; an `http.call` keeps its Idempotency-Key), `rollback` applies the rules the step would have had without the hold (its failure branch, else the completed steps undone in reverse). Recorded as the caller on the hold and in the timeline. 409 when that node is not held.',
+      feature: 'orders',
+      role: 'operator',
+      effect: 'write',
+      input: z.strictObject({ id: orderId, nodeId: z.string().min(1).max(100), ...holdBodySchema.shape }),
+      output: okSchema,
+      example: { id: 'ord_01JD7Z8Q2M4K6N8P0R2T4V6X8Z', nodeId: 'charge', action: 'retry', note: 'The gateway is back' },
+      run: async (caller, input) => {
+        const { id, nodeId, ...body } = input;
+        await resolveOrderHold(engine, caller, id, nodeId, body);
         return { ok: true as const };
       },
     }),

@@ -6,7 +6,7 @@ import { orderFilterQueryShape, withFilterRules } from '../../orders/order-filte
 import { readOrderBrief } from '../../orders/order-brief.js';
 import { findOrders } from '../../orders/order-find.js';
 import { needsAttention } from '../../orders/attention.js';
-import { ORDER_STATUSES, liveNodeSchema, liveTimerSchema, liveWaitSchema, orderListRowSchema, orderSummarySchema, timelineEntrySchema } from '../../orders/order-schemas.js';
+import { ORDER_STATUSES, liveHoldSchema, liveNodeSchema, liveTimerSchema, liveWaitSchema, orderListRowSchema, orderSummarySchema, timelineEntrySchema } from '../../orders/order-schemas.js';
 import type { OrderOperationDeps } from './order-operations.js';
 
 const status = z.enum(ORDER_STATUSES);
@@ -27,6 +27,7 @@ export const orderBriefSchema = z.object({
     }),
   ),
   timers: z.array(liveTimerSchema).describe('Timer waits (a delay, a return window, a retry backoff): the order resumes on its own at `until`'),
+  holds: z.array(liveHoldSchema.extend({ label: z.string() })).describe('Held steps (contract 16): resolve_hold retries or rolls back each'),
   steps: z.array(
     z.object({
       nodeId: z.string(),
@@ -50,7 +51,10 @@ export const attentionSchema = z.object({
   approvals: z.array(approvalRowSchema),
   failed: z.array(orderListRowSchema),
   waiting: z.array(orderListRowSchema.extend({ event: z.string().nullable(), since: z.number() })),
-  counts: z.object({ approvals: z.number().int(), failed: z.number().int(), waiting: z.number().int() }),
+  held: z
+    .array(orderListRowSchema.extend({ nodeId: z.string(), title: z.string(), error: z.string(), since: z.number() }))
+    .describe('Orders whose step is held (contract 16), longest held first: retry or roll back each'),
+  counts: z.object({ approvals: z.number().int(), failed: z.number().int(), waiting: z.number().int(), held: z.number().int() }),
 });
 
 /** The filters of a search, read from a query string (numbers coerced). */
@@ -92,9 +96,9 @@ export function orderOverviewOperations(deps: OrderOperationDeps) {
     }),
     getAttention: defineOperation({
       name: 'getAttention',
-      summary: 'What needs attention: open approvals, recent failures, orders stuck on an event',
+      summary: 'What needs attention: open approvals, recent failures, orders stuck on an event, held steps',
       description:
-        'Open approvals oldest first; orders failed or rolled back in the last 3 days, newest first; orders waiting on a business event for over a day, longest first. Each list holds at most 100; `counts` gives the totals. What the agents\' needs_attention answers.',
+        'Open approvals oldest first; orders failed or rolled back in the last 3 days, newest first; orders waiting on a business event for over a day, longest first; orders whose step is held (contract 16), longest held first. Each list holds at most 100; `counts` gives the totals. What the agents\' needs_attention answers.',
       feature: 'orders',
       role: 'viewer',
       effect: 'read',

@@ -1,11 +1,12 @@
 // The run's rules as one pure function: decide(flow, state, input) -> { state, effects }.
 //
-// An input is a command (start, event, approval, timer, cancel, a call's answer) or the outcome
-// of the I/O effect decide asked for last (a step body's result, an undo's, an abandon's). decide
-// applies the run rules of runtime contract section 5 to it and works through its agenda (the
-// machine's entry actions, undos, the end of the run) until the run rests (it waits, or it ended)
-// or an item needs the executor: then it returns that I/O effect last and records it as
-// `state.awaiting`, and the executor answers with the next input (Temporal's workflow/activity split).
+// An input is a command (start, event, approval, timer, cancel, a call's answer, a hold's resolution)
+// or the outcome of the I/O effect decide asked for last (a step body's result, an undo's, an
+// abandon's). decide applies the run rules of runtime contract section 5 (and section 16's held
+// steps) to it and works through its agenda (the machine's entry actions, undos, the end of the
+// run) until the run rests (it waits, or it ended) or an item needs the executor: then it returns
+// that I/O effect last and records it as `state.awaiting`, and the executor answers with the next
+// input (Temporal's workflow/activity split).
 // The machine is driven with XState's pure initialTransition()/transition(). No I/O, no clock, no
 // random: time and a continue-as-new's instance id come with the input.
 import { initialTransition, transition } from 'xstate';
@@ -15,10 +16,12 @@ import { CALL_TIMER_KIND, callId, callTimerId, idempotencyKey, type CallPurpose,
 import { isFinished, type OrderStatus } from '../runtime/order-row.js';
 import { decideFailure, decideUndoAnswer, restingStatus, undoOrder } from '../runtime/run-decisions.js';
 import type { WaitRow } from '../runtime/waits.js';
+import { sameHold, type HoldRow, type HoldStatus } from '../runtime/holds.js';
+import { onFailureOf } from '../step-policy.js';
 import type { Effect, IoEffect, RunStepEffect, UndoEffect, UndoMode } from './effects.js';
-import { answerAwaited, approvalWait, eventWait, retryDue, timeoutWait, timerOfRun } from './input-match.js';
+import { answerAwaited, approvalWait, eventWait, heldAt, retryDue, timeoutWait, timerOfRun } from './input-match.js';
 import { RunDraft } from './run-draft.js';
-import { isEffectResult, type EffectResult, type FiredTimer, type RunCommand, type RunInput } from './run-input.js';
+import { isEffectResult, type EffectResult, type FiredTimer, type HoldAction, type RunCommand, type RunInput } from './run-input.js';
 import type { RunState, Task } from './run-state.js';
 import { retryTimerId, TIMER_KINDS, waitTimerId } from './run-timers.js';
 import { stepView } from './step-view.js';
@@ -83,6 +86,12 @@ function takeCommand(d: RunDraft, command: RunCommand): boolean {
       if (isFinished(d.order.status)) return false;
       cancel(d, command.reason);
       return true;
+    case 'resolveHold': {
+      const held = isFinished(d.order.status) ? undefined : heldAt(d.holds, d.order.generation, command.nodeId);
+      if (!held) return false;
+      resolveHold(d, held, command.action, command.by, command.note);
+      return true;
+    }
     case 'answer':
       takeAnswer(d, command.call, command.answer);
       return true;
@@ -153,7 +162,7 @@ function work(d: RunDraft): void {
     if (task) perform(d, task);
     else if (!settle(d)) break;
   }
-  if (!d.awaiting && !isFinished(d.order.status)) d.order.status = restingStatus(d.waits.length);
+  if (!d.awaiting && !isFinished(d.order.status)) d.order.status = restingStatus(d.waits.length + d.holds.length);
 }
 
 function perform(d: RunDraft, task: Task): void {
@@ -243,6 +252,7 @@ function startStep(d: RunDraft, effect: RunStepEffect): void {
     rec.startedAt = d.at;
     rec.endedAt = null;
     rec.error = null;
+    rec.holds = 0;
   }
   rec.attempt = effect.attempt;
   rec.status = 'running';
@@ -289,9 +299,15 @@ function stepOutcome(d: RunDraft, step: RunStepEffect, result: EffectResult): vo
     rec.endedAt = d.at;
     d.note('node.failed', `${d.label(nodeId)} failed: ${message}`, nodeId, { attempt, terminal });
     d.lastFailure = { nodeId, type: compiled.def.type, error: message };
-    const next: Task[] = compiled.def.abandon ? [{ do: 'abandon', nodeId }] : [];
-    d.agenda.unshift(...next, { do: 'send', event: { type: 'step.failed', nodeId, terminal } });
+    if (holdsOnFailure(compiled)) hold(d, nodeId, message, terminal);
+    else failStep(d, nodeId, terminal);
   } else throw unexpected(step, result);
+}
+
+/** The machine takes a step's failure (its failure branch, else rollback); what an external step prepared is released first. */
+function failStep(d: RunDraft, nodeId: string, terminal: boolean): void {
+  const next: Task[] = d.compiled(nodeId).def.abandon ? [{ do: 'abandon', nodeId }] : [];
+  d.agenda.unshift(...next, { do: 'send', event: { type: 'step.failed', nodeId, terminal } });
 }
 
 /** A finished step (or a resolved wait): its record, the run's vars and totals, the timeline, the event it emits. */
@@ -419,10 +435,64 @@ function closeWait(d: RunDraft, wait: WaitRow, status: string, by: string | null
   d.effect({ type: 'closeWait', wait: { nodeId, run, generation }, status, at: d.at, by, note });
 }
 
-/** Closes every open wait and cancels the order's pending timers (the run ended or was cancelled). */
+/** Closes every open wait and hold and cancels the order's pending timers (the run ended or was cancelled). */
 function closeAllWaits(d: RunDraft, status: string): void {
   for (const wait of d.waits) closeWait(d, wait, status);
+  for (const held of d.holds) closeHold(d, held, 'cancelled');
   d.effect({ type: 'cancelAllTimers', at: d.at });
+}
+
+// ---- holds (contract 16) -------------------------------------------------------------------
+
+/** A step with `onFailure: "hold"` whose failure no wired failure branch takes. */
+function holdsOnFailure(compiled: CompiledNode): boolean {
+  const { failureBranch } = compiled.def;
+  return onFailureOf(compiled.params) === 'hold' && !(failureBranch !== undefined && compiled.wired.includes(failureBranch));
+}
+
+/**
+ * Holds the failed step instead of failing the run: nothing is undone or released and the machine
+ * is not told, so the run stays at the node and the order waits; the hold is recorded and sent as
+ * order.held (its id includes the hold's number, so each hold is a new delivery).
+ */
+function hold(d: RunDraft, nodeId: string, error: string, terminal: boolean): void {
+  const rec = d.node(nodeId);
+  rec.holds += 1;
+  const { id: orderId, generation } = d.order;
+  const title = `${d.label(nodeId)} failed: ${error}`;
+  const held: HoldRow = { orderId, nodeId, run: rec.runs, generation, number: rec.holds, title, error, terminal, since: d.at, status: 'open', resolvedBy: null, note: null, closedAt: null };
+  d.holds = [...d.holds, held];
+  d.effect({ type: 'openHold', hold: held });
+  d.emit({ event: 'order.held', nodeId, run: rec.runs, occurrence: rec.holds, data: { node: { id: nodeId, type: d.compiled(nodeId).def.type, error } } });
+  d.note('node.held', `${title}: held for a retry or a rollback`, nodeId, { hold: rec.holds, attempt: rec.attempt, terminal });
+}
+
+/**
+ * An operator's answer to a hold: `retry` continues the same run of the step (its next attempt, so
+ * an external step keeps its Idempotency-Key); `rollback` gives the machine the failure the hold
+ * kept from it, so the rules the step would have had apply (release, then the failure branch or rollback).
+ */
+function resolveHold(d: RunDraft, held: HoldRow, action: HoldAction, by: string, note: string | null): void {
+  const { nodeId } = held;
+  const label = d.label(nodeId);
+  const why = note ? `: ${note}` : '';
+  closeHold(d, held, action === 'retry' ? 'retried' : 'rolled_back', by, note);
+  if (action === 'retry') {
+    const rec = d.node(nodeId);
+    rec.endedAt = null;
+    d.note('node.hold_retried', `${label}: retry by ${by}${why}`, nodeId, { hold: held.number, attempt: rec.attempt + 1, by });
+    d.agenda.unshift({ do: 'runStep', nodeId, attempt: rec.attempt + 1 });
+    return;
+  }
+  d.note('node.hold_rolled_back', `${label}: rollback by ${by}${why}`, nodeId, { hold: held.number, by });
+  d.lastFailure = { nodeId, type: d.compiled(nodeId).def.type, error: held.error };
+  failStep(d, nodeId, held.terminal);
+}
+
+function closeHold(d: RunDraft, held: HoldRow, status: HoldStatus, by: string | null = null, note: string | null = null): void {
+  const { nodeId, run, generation, number } = held;
+  d.holds = d.holds.filter((h) => !sameHold(h, held));
+  d.effect({ type: 'closeHold', hold: { nodeId, run, generation, number }, status, at: d.at, by, note });
 }
 
 // ---- ending a run --------------------------------------------------------------------------
@@ -516,15 +586,18 @@ function continueAsNew(d: RunDraft, atNode: string): void {
 }
 
 /**
- * Cancel: waits closed (approvals marked cancelled) and timers cancelled; a step whose call is out
- * releases what it prepared (abandon); completed steps are undone in reverse by their `cancel`
- * (else `compensate`; `cancel: null` undoes nothing); then the order ends cancelled.
+ * Cancel: waits and holds closed (approvals marked cancelled) and timers cancelled; a step whose
+ * call is out, or a held one (its hold released nothing), releases what it prepared (abandon);
+ * completed steps are undone in reverse by their `cancel` (else `compensate`; `cancel: null` undoes
+ * nothing); then the order ends cancelled.
  */
 function cancel(d: RunDraft, reason: string): void {
-  closeAllWaits(d, 'cancelled');
   const abandons: Task[] = [];
-  for (const rec of d.nodes.values())
-    if (rec.status === 'running' && d.flow.nodes.get(rec.nodeId)?.def.abandon) abandons.push({ do: 'abandon', nodeId: rec.nodeId });
+  for (const rec of d.nodes.values()) {
+    const open = rec.status === 'running' || heldAt(d.holds, d.order.generation, rec.nodeId) !== undefined;
+    if (open && d.flow.nodes.get(rec.nodeId)?.def.abandon) abandons.push({ do: 'abandon', nodeId: rec.nodeId });
+  }
+  closeAllWaits(d, 'cancelled');
   d.agenda.push(...abandons, ...undoTasks(d, 'cancel', 'cancelled'), { do: 'cancelled', reason });
 }
 

@@ -5,6 +5,7 @@ import type { NewCall } from '../runtime/order-calls.js';
 import type { OutboxEvent } from '../runtime/outbox.js';
 import type { TimelineEntry } from '../runtime/timeline.js';
 import type { WaitRow } from '../runtime/waits.js';
+import type { HoldKey, HoldRow, HoldStatus } from '../runtime/holds.js';
 import type { OrderStatus } from '../runtime/order-row.js';
 
 /** How a completed step is undone: on rollback (`compensate`) or on cancel (`cancel`, else `compensate`). */
@@ -45,6 +46,9 @@ export interface WaitKey {
 export type WriteEffect =
   | { type: 'openWait'; wait: WaitRow }
   | { type: 'closeWait'; wait: WaitKey; status: string; at: number; by: string | null; note: string | null }
+  /** A step held instead of failing the run (contract 16): the order waits for a retry or a rollback. */
+  | { type: 'openHold'; hold: HoldRow }
+  | { type: 'closeHold'; hold: HoldKey; status: HoldStatus; at: number; by: string | null; note: string | null }
   | { type: 'schedule'; timer: NewTimer }
   | { type: 'cancelTimer'; id: string; at: number }
   /** Every pending timer of the order cancelled (the run ended or was cancelled); timers scheduled in the same write stay. */

@@ -4,6 +4,7 @@
 // same questions before it opens a slice, to answer the caller (409, the events waited for) and
 // to spare the flow's load when nothing would happen.
 import type { WaitRow } from '../runtime/waits.js';
+import type { HoldRow } from '../runtime/holds.js';
 import type { CallRow } from '../runtime/order-calls.js';
 import { isFinished } from '../runtime/order-row.js';
 import { awaitsAnswer } from '../runtime/run-decisions.js';
@@ -24,6 +25,11 @@ export function awaitedEvents(waits: readonly WaitRow[], generation: number): st
 /** The open approval of this generation at `nodeId` (undefined: that node waits for none). */
 export function approvalWait(waits: readonly WaitRow[], generation: number, nodeId: string): WaitRow | undefined {
   return waits.find((w) => w.kind === 'approval' && w.nodeId === nodeId && w.generation === generation);
+}
+
+/** The open hold of this generation at `nodeId` (undefined: that node is not held). */
+export function heldAt(holds: readonly HoldRow[], generation: number, nodeId: string): HoldRow | undefined {
+  return holds.find((h) => h.nodeId === nodeId && h.generation === generation);
 }
 
 /** The open wait whose deadline timer this is (undefined: it was resolved, or the timer is another's). */

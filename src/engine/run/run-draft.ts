@@ -17,6 +17,7 @@ export class RunDraft {
   snapshot: FlowSnapshot | null;
   nodes: Map<string, NodeRecord>;
   waits: RunState['waits'];
+  holds: RunState['holds'];
   lastFailure: RunFailure | null;
   agenda: Task[];
   awaiting: IoEffect | null = null;
@@ -35,6 +36,7 @@ export class RunDraft {
     this.snapshot = state.snapshot;
     this.nodes = new Map(state.nodes);
     this.waits = state.waits;
+    this.holds = state.holds;
     this.lastFailure = state.lastFailure;
     this.agenda = [...state.agenda];
   }
@@ -100,6 +102,7 @@ export class RunDraft {
       snapshot: this.snapshot,
       nodes: this.nodes,
       waits: this.waits,
+      holds: this.holds,
       lastFailure: this.lastFailure,
       agenda: this.agenda,
       awaiting: this.awaiting,

@@ -20,6 +20,7 @@ import { outboxRows } from '../runtime/outbox.js';
 import { SliceRecord } from '../runtime/slice-record.js';
 import { sliceWriteStatement } from '../runtime/slice-write.js';
 import type { WaitRow } from '../runtime/waits.js';
+import type { HoldRow } from '../runtime/holds.js';
 import { decide } from './decide.js';
 import { isIoEffect, type IoEffect } from './effects.js';
 import type { EffectResult, RunCommand, StepFailure } from './run-input.js';
@@ -37,6 +38,8 @@ export interface SliceState {
   nodes: Map<string, NodeRecord>;
   /** Open waits in (since, node_id) order. */
   waits: WaitRow[];
+  /** Open holds (contract 16); none for a new order. */
+  holds?: HoldRow[];
   /** The reference data's version, read with the lock or the insert; null when unknown (no reference cache then). */
   referenceVersion?: ReferenceVersion | null;
   /** Rows the command wrote or read already (a new order's lines), entered in the slice's read cache. */
@@ -70,7 +73,7 @@ export class RunHost {
   /** Opens a slice over a locked order row, with its node records and open waits as the command read them. */
   static open(tx: PoolClient, order: OrderRow, flow: CompiledFlow, deps: SliceDeps, opened: SliceState): RunHost {
     const invoker = new StepInvoker(tx, flow, deps, opened.referenceVersion ?? null, opened.seeds ?? []);
-    return new RunHost(openRunState(flow, order, opened.nodes, opened.waits), flow, invoker, deps);
+    return new RunHost(openRunState(flow, order, opened.nodes, opened.waits, opened.holds ?? []), flow, invoker, deps);
   }
 
   /** The run as decide left it. */
@@ -85,6 +88,11 @@ export class RunHost {
   /** The order's open waits as they stand in this slice, in (since, node id) order. */
   get openWaits(): readonly WaitRow[] {
     return this.state.waits;
+  }
+
+  /** The order's open holds as they stand in this slice. */
+  get openHolds(): readonly HoldRow[] {
+    return this.state.holds;
   }
 
   /** Timers committed with this slice; handed to the scheduler's index after commit. */
@@ -161,7 +169,9 @@ export class RunHost {
 
   /** Writes everything the slice changed in one statement (slice-write.ts); the caller commits. Returns the outbox ids written. */
   async flush(): Promise<string[]> {
-    const { order, snapshot, waits } = this.state;
+    const { order, snapshot, waits, holds } = this.state;
+    const label = (nodeId: string) => this.flow.nodes.get(nodeId)?.node.label ?? nodeId;
+    // The list row's waiting-on: the open waits, then a held step's title (contract 16).
     const outbox = outboxRows(order.id, order.generation, this.record.events, { ...orderSummary(order) });
     const statement = sliceWriteStatement({
       orderId: order.id,
@@ -169,6 +179,8 @@ export class RunHost {
       nodes: this.nodesChanged() ? [...this.state.nodes.values()] : null,
       newWaits: this.record.newWaits,
       closedWaits: this.record.closedWaits,
+      newHolds: this.record.newHolds,
+      closedHolds: this.record.closedHolds,
       timers: this.record.timers,
       cancelTimers: this.record.cancelledTimers,
       cancelAllTimersAt: this.record.cancelAllTimersAt,
@@ -182,9 +194,9 @@ export class RunHost {
         compilerVersion: COMPILER_VERSION,
         vars: order.vars,
         rollback: order.rollback,
-        waitingOn: waits.map((w) => w.title ?? w.nodeId),
-        waitingAt: waits.map((w) => this.flow.nodes.get(w.nodeId)?.node.label ?? w.nodeId),
-        waitingSince: waits.length ? Math.min(...waits.map((w) => w.since)) : null,
+        waitingOn: [...waits.map((w) => w.title ?? w.nodeId), ...holds.map((h) => h.title)],
+        waitingAt: [...waits.map((w) => label(w.nodeId)), ...holds.map((h) => label(h.nodeId))],
+        waitingSince: waits.length || holds.length ? Math.min(...waits.map((w) => w.since), ...holds.map((h) => h.since)) : null,
         stepSeq: order.stepSeq,
         subtotal: order.subtotal,
         tax: order.tax,

@@ -23,8 +23,13 @@ export type RunCommand =
   /** A wait's deadline (timeout, or a delay's end) or a step's retry backoff elapsed. */
   | { type: 'timer'; timer: FiredTimer }
   | { type: 'cancel'; reason: string }
+  /** An operator's answer to the hold at `nodeId` (contract 16): run the step again, or apply the rules it would have had. */
+  | { type: 'resolveHold'; nodeId: string; action: HoldAction; by: string; note: string | null }
   /** What came back from an external call (a step's or an undo's), recorded once by the command. */
   | { type: 'answer'; call: CallRow; answer: ExternalAnswer };
+
+/** What an operator does with a held step. */
+export type HoldAction = 'retry' | 'rollback';
 
 /** Why a step body failed, as plain data (the executor reads it off the error). */
 export interface StepFailure {

@@ -4,6 +4,7 @@ import type { ExternalAnswer } from '../node-type.js';
 import type { NodeRecord } from '../runtime/node-record.js';
 import type { OrderRow, OrderStatus } from '../runtime/order-row.js';
 import type { WaitRow } from '../runtime/waits.js';
+import type { HoldRow } from '../runtime/holds.js';
 import type { IoEffect, UndoMode } from './effects.js';
 
 /** The machine's snapshot (rehydrated from the persisted `{ value, context }`). */
@@ -52,6 +53,8 @@ export interface RunState {
   readonly nodes: ReadonlyMap<string, NodeRecord>;
   /** Open waits in (since, node id) order. */
   readonly waits: readonly WaitRow[];
+  /** Open holds (contract 16): a held step keeps the order waiting as an open wait does. */
+  readonly holds: readonly HoldRow[];
   readonly lastFailure: RunFailure | null;
   /** Work left in this slice, first item first (empty once the run rests). */
   readonly agenda: readonly Task[];
@@ -60,13 +63,20 @@ export interface RunState {
 }
 
 /** The state of an order as its command read it with the lock: the snapshot rehydrated against its flow. */
-export function openRunState(flow: CompiledFlow, order: OrderRow, nodes: ReadonlyMap<string, NodeRecord>, waits: readonly WaitRow[]): RunState {
+export function openRunState(
+  flow: CompiledFlow,
+  order: OrderRow,
+  nodes: ReadonlyMap<string, NodeRecord>,
+  waits: readonly WaitRow[],
+  holds: readonly HoldRow[] = [],
+): RunState {
   const { snapshot, ...fields } = order;
   return {
     order: fields,
     snapshot: snapshot ? flow.machine.resolveState(snapshot) : null,
     nodes,
     waits,
+    holds,
     lastFailure: null,
     agenda: [],
     awaiting: null,

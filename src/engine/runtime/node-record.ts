@@ -15,13 +15,15 @@ export interface NodeRecord {
   doneSeq: number | null;
   startedAt: number | null;
   endedAt: number | null;
+  /** How often this run of the node was held (contract 16): the number of its latest hold. */
+  holds: number;
 }
 
 export function emptyNodeRecord(nodeId: string): NodeRecord {
-  return { nodeId, status: 'pending', runs: 0, attempt: 0, summary: null, output: null, error: null, branches: [], doneSeq: null, startedAt: null, endedAt: null };
+  return { nodeId, status: 'pending', runs: 0, attempt: 0, summary: null, output: null, error: null, branches: [], doneSeq: null, startedAt: null, endedAt: null, holds: 0 };
 }
 
-/** A record as `orders.nodes` stores it (under its node id): null fields left out. */
+/** A record as `orders.nodes` stores it (under its node id): null fields (and `holds` while 0) left out. */
 export type StoredNodeRecord = Partial<Omit<NodeRecord, 'nodeId'>>;
 
 /** A node record from its entry in `orders.nodes`. */
@@ -38,6 +40,7 @@ export function toNodeRecord(nodeId: string, r: StoredNodeRecord): NodeRecord {
     doneSeq: r.doneSeq ?? null,
     startedAt: r.startedAt ?? null,
     endedAt: r.endedAt ?? null,
+    holds: r.holds ?? 0,
   };
 }
 
@@ -52,7 +55,7 @@ export async function loadNodeRecords(q: Queryable, orderId: string): Promise<Ma
 }
 
 /**
- * The run's records as the `orders.nodes` map: keyed by node id, null fields left out. A slice that
+ * The run's records as the `orders.nodes` map: keyed by node id, null fields (and a `holds` of 0) left out. A slice that
  * changed any record writes the whole map (it holds every record from the lock read), so the
  * statement needs no merge and a new run (continue-as-new) simply writes its own.
  */
@@ -60,7 +63,7 @@ export function nodeMapJson(records: Iterable<NodeRecord>): Record<string, Store
   const map: Record<string, StoredNodeRecord> = {};
   for (const { nodeId, ...fields } of records) {
     const stored: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(fields)) if (v !== null && v !== undefined) stored[k] = v;
+    for (const [k, v] of Object.entries(fields)) if (v !== null && v !== undefined && !(k === 'holds' && v === 0)) stored[k] = v;
     map[nodeId] = stored;
   }
   return map;

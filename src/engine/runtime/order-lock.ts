@@ -1,8 +1,9 @@
-// Opens a command's transaction in one round trip: BEGIN, lock the order row (with its node records), read its open waits.
+// Opens a command's transaction in one round trip: BEGIN, lock the order row (with its node records), read its open waits and holds.
 import type { PoolClient } from 'pg';
 import { toNodeRecords, type NodeRecord, type StoredNodeRecord } from './node-record.js';
 import { toOrderRow, type OrderDbRow, type OrderRow } from './order-row.js';
 import { toWait, type WaitDbRow, type WaitRow } from './waits.js';
+import { toHold, type HoldDbRow, type HoldRow } from './holds.js';
 import { sqlString } from './sql-literal.js';
 import { isStalePlanError, StalePreparedPlan } from './stale-prepared-plan.js';
 import { parseReferenceVersion, REFERENCE_VERSION_SQL, type ReferenceVersion } from '../../db/reference-cache.js';
@@ -14,6 +15,8 @@ export interface LockedOrder {
   nodes: Map<string, NodeRecord>;
   /** Open waits in (since, node_id) order, as `openWaits` returns them. */
   waits: WaitRow[];
+  /** Open holds (contract 16) in (since, node_id) order. */
+  holds: HoldRow[];
   /** The reference data's version as the read after the lock saw it (reference-cache.ts); null when unknown. */
   referenceVersion: ReferenceVersion | null;
   /** Rows the command already has (a new order's lines), for the slice's read cache. */
@@ -22,7 +25,7 @@ export interface LockedOrder {
 
 /**
  * The two reads, prepared once per connection so each command only executes them (no parse, no
- * plan): the order row, locked, with its node records (`orders.nodes`); then its open waits as JSON in one
+ * plan): the order row, locked, with its node records (`orders.nodes`); then its open waits and holds as JSON in one
  * statement (one statement fewer per command than reading each table on its own), with the
  * reference data's version (what the slice's steps may then take from the reference cache).
  */
@@ -30,6 +33,7 @@ const PREPARE_LOCK_STATEMENTS = `
   PREPARE oo_lock_order(text) AS SELECT * FROM orders WHERE id = $1 FOR UPDATE;
   PREPARE oo_lock_state(text) AS SELECT
     (SELECT coalesce(json_agg(w ORDER BY w.since, w.node_id), '[]') FROM order_waits w WHERE w.order_id = $1 AND w.status = 'open') AS waits,
+    (SELECT coalesce(json_agg(h ORDER BY h.since, h.node_id), '[]') FROM order_holds h WHERE h.order_id = $1 AND h.status = 'open') AS holds,
     ${REFERENCE_VERSION_SQL} AS reference_version`;
 
 /** Pool connections that hold the prepared lock statements (a new connection prepares them first). */
@@ -50,7 +54,7 @@ export async function beginAndLockOrder(client: PoolClient, orderId: string): Pr
     prepared.add(client);
   }
   const id = sqlString(orderId);
-  let results: [{ rows: [] }, { rows: (OrderDbRow & { nodes: Record<string, StoredNodeRecord> })[] }, { rows: [{ waits: WaitDbRow[]; reference_version: unknown }] }];
+  let results: [{ rows: [] }, { rows: (OrderDbRow & { nodes: Record<string, StoredNodeRecord> })[] }, { rows: [{ waits: WaitDbRow[]; holds: HoldDbRow[]; reference_version: unknown }] }];
   try {
     // pg types a multi-statement query as one result; it answers one result per statement (BEGIN, the order, its state).
     results = (await client.query(`BEGIN; EXECUTE oo_lock_order(${id}); EXECUTE oo_lock_state(${id})`)) as unknown as typeof results;
@@ -59,11 +63,12 @@ export async function beginAndLockOrder(client: PoolClient, orderId: string): Pr
   }
   const [, orders, state] = results;
   if (orders.rows.length === 0) return null;
-  const { waits, reference_version } = state.rows[0];
+  const { waits, holds, reference_version } = state.rows[0];
   return {
     order: toOrderRow(orders.rows[0]),
     nodes: toNodeRecords(orders.rows[0].nodes),
     waits: waits.map(toWait),
+    holds: holds.map(toHold),
     referenceVersion: parseReferenceVersion(reference_version),
   };
 }

@@ -1,4 +1,4 @@
-// The actor host: start, deliver event, decide approval, fire timer, retry, cancel — each a command
+// The actor host: start, deliver event, decide approval, fire timer, retry, cancel, resolve a hold — each a command
 // against one order, serialised in-process per order and by the order row lock across processes.
 import { EventEmitter } from 'node:events';
 import type { PoolClient } from 'pg';
@@ -12,7 +12,8 @@ import { KeyedQueue } from './keyed-queue.js';
 import { isFinished, type OrderRow } from './order-row.js';
 import { RunHost } from '../run/run-host.js';
 import { TIMER_KINDS } from '../run/run-timers.js';
-import { answerAwaited, approvalWait, awaitedEvents, eventWait, retryDue, timeoutWait, timerOfRun } from '../run/input-match.js';
+import { answerAwaited, approvalWait, awaitedEvents, eventWait, heldAt, retryDue, timeoutWait, timerOfRun } from '../run/input-match.js';
+import type { HoldAction } from '../run/run-input.js';
 import { beginAndLockOrder, type LockedOrder } from './order-lock.js';
 import { StepSavepointNeeded } from './step-savepoint-needed.js';
 import { StalePreparedPlan } from './stale-prepared-plan.js';
@@ -242,7 +243,7 @@ export class OrderRuntime {
       await client.query('BEGIN');
       // Its statements (the start context, the order's insert) are the same for every order: prepared once per connection.
       const recorded = await record(namedStatements(client));
-      return recorded && { ...recorded, nodes: new Map(), waits: [] };
+      return recorded && { ...recorded, nodes: new Map(), waits: [], holds: [] };
     });
     return started === true;
   }
@@ -297,6 +298,20 @@ export class OrderRuntime {
       if (isFinished(order.status)) throw conflict(`Order already ${order.status.replace('_', ' ')}`);
       const slice = await this.openSlice(tx, locked, savepoints);
       await slice.apply({ type: 'cancel', reason });
+      return { slice, result: undefined };
+    });
+  }
+
+  /**
+   * Resolves the hold at `nodeId` (contract 16): `retry` runs the same run of the step again (its
+   * next attempt), `rollback` applies the rules the step would have had; 409 when that node is not held.
+   */
+  async resolveHold(orderId: string, nodeId: string, action: HoldAction, by: string, note: string | null): Promise<void> {
+    await this.command('hold', orderId, async (tx, locked, savepoints) => {
+      const { order } = locked;
+      if (isFinished(order.status) || !heldAt(locked.holds, order.generation, nodeId)) throw new DomainError('not_held', 'That node is not held', 'conflict');
+      const slice = await this.openSlice(tx, locked, savepoints);
+      await slice.apply({ type: 'resolveHold', nodeId, action, by, note });
       return { slice, result: undefined };
     });
   }

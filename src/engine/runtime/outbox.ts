@@ -7,16 +7,20 @@ export interface OutboxEvent {
   /** The node that sent it (`cancel` for a cancel); with generation and run it makes the id. */
   nodeId: string;
   run: number;
+  /** Which occurrence within the node's run, for an event a run may send more than once (order.held: the hold's number). */
+  occurrence?: number;
   data: Record<string, unknown>;
 }
 
 /**
  * Event id derived from order, generation, node id, the node's run number and event name
- * (contract section 10): a retry of the same slice writes the same id; a repeated event
- * (a subscription's order.paid each period) gets a new one.
+ * (contract section 10), and the occurrence when the event has one: a retry of the same slice
+ * writes the same id; a repeated event (a subscription's order.paid each period, a second hold of
+ * the same step) gets a new one.
  */
-export function outboxId(orderId: string, generation: number, e: Pick<OutboxEvent, 'event' | 'nodeId' | 'run'>): string {
-  return createHash('sha256').update(`${orderId}|${generation}|${e.nodeId}|${e.run}|${e.event}`).digest('hex').slice(0, 32);
+export function outboxId(orderId: string, generation: number, e: Pick<OutboxEvent, 'event' | 'nodeId' | 'run' | 'occurrence'>): string {
+  const occurrence = e.occurrence === undefined ? '' : `|${e.occurrence}`;
+  return createHash('sha256').update(`${orderId}|${generation}|${e.nodeId}|${e.run}|${e.event}${occurrence}`).digest('hex').slice(0, 32);
 }
 
 /** An outbox row as the slice writes it; `orderId` only when the event belongs to another order than the slice's. */

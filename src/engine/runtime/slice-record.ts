@@ -6,11 +6,12 @@ import type { OutboxEvent } from './outbox.js';
 import type { WaitClose } from './slice-write.js';
 import type { TimelineEntry } from './timeline.js';
 import type { WaitRow } from './waits.js';
+import { sameHold, type HoldClose, type HoldRow } from './holds.js';
 
 /**
- * The slice's write set: waits opened and closed, timers scheduled and cancelled, external calls,
+ * The slice's write set: waits and holds opened and closed, timers scheduled and cancelled, external calls,
  * timeline entries and order events, as decide asked for them (run/effects.ts). It coalesces what
- * one statement cannot say twice: a wait opened and closed in the same slice is inserted closed,
+ * one statement cannot say twice: a wait (or hold) opened and closed in the same slice is inserted closed,
  * and a timer scheduled and cancelled in it is not written at all.
  */
 export class SliceRecord {
@@ -25,6 +26,10 @@ export class SliceRecord {
   /** Waits that were open before the slice and were closed in it. */
   readonly closedWaits: WaitClose[] = [];
   readonly cancelledTimers: { id: string; at: number }[] = [];
+  /** Holds opened in this slice (inserted at commit, closed ones with their final status). */
+  readonly newHolds: HoldRow[] = [];
+  /** Holds that were open before the slice and were closed in it. */
+  readonly closedHolds: HoldClose[] = [];
   /** Every pending timer of the order is cancelled at this time (the run ended or was cancelled). */
   cancelAllTimersAt: number | null = null;
 
@@ -52,6 +57,16 @@ export class SliceRecord {
         const fresh = this.newWaits.find((w) => w.nodeId === wait.nodeId && w.run === wait.run && w.generation === wait.generation);
         if (fresh) Object.assign(fresh, { status, closedAt: at, decidedBy: by, note });
         else this.closedWaits.push({ ...wait, status, closedAt: at, decidedBy: by, note });
+        return;
+      }
+      case 'openHold':
+        this.newHolds.push({ ...effect.hold });
+        return;
+      case 'closeHold': {
+        const { hold, status, at, by, note } = effect;
+        const fresh = this.newHolds.find((h) => sameHold(h, hold));
+        if (fresh) Object.assign(fresh, { status, closedAt: at, resolvedBy: by, note });
+        else this.closedHolds.push({ ...hold, status, closedAt: at, resolvedBy: by, note });
         return;
       }
       case 'cancelTimer': {

@@ -1,6 +1,6 @@
 // The slice's writes as one statement: data-modifying CTEs for the engine's tables, then the orders row (with its node records).
 //
-// Everything a run slice changes in the engine's own tables (node records, waits, timers,
+// Everything a run slice changes in the engine's own tables (node records, waits, holds, timers,
 // timeline, outbox, the orders row) is collected in memory while the slice runs and written
 // here, after the steps, in one round trip. The sub-statements touch different rows (never
 // one row twice) and read nothing the others write, which is what data-modifying WITH
@@ -12,6 +12,7 @@ import { outboxInsertSql, type OutboxRow } from './outbox.js';
 import { timelineInsertSql, timelineJson, type TimelineEntry } from './timeline.js';
 import type { WaitRow } from './waits.js';
 import { callInsertSql, callsJson, type NewCall } from './order-calls.js';
+import { holdCloseSql, holdClosesJson, holdInsertSql, holdsJson, type HoldClose, type HoldRow } from './holds.js';
 
 /** An open wait the slice closed (it was open before the slice). */
 export interface WaitClose {
@@ -52,6 +53,9 @@ export interface SliceWrite {
   /** Waits opened in this slice (closed ones carry their final status). */
   newWaits: WaitRow[];
   closedWaits: WaitClose[];
+  /** Holds opened in this slice (closed ones carry their final status), and holds open before it that it closed. */
+  newHolds: HoldRow[];
+  closedHolds: HoldClose[];
   timers: NewTimer[];
   /** Pending timers cancelled by id, each at its time. */
   cancelTimers: { id: string; at: number }[];
@@ -180,6 +184,8 @@ export function sliceWriteStatement(w: SliceWrite): { name: string; text: string
   if (w.outbox.length) parts.push(outboxInsertSql(order, `${p.add(w.now)}::bigint`, p.json(w.outbox)));
   if (w.newWaits.length) parts.push(waitInsertSql(p, order, w.newWaits));
   if (w.closedWaits.length) parts.push(waitCloseSql(p, order, w.closedWaits));
+  if (w.newHolds.length) parts.push(holdInsertSql(order, p.json(holdsJson(w.newHolds))));
+  if (w.closedHolds.length) parts.push(holdCloseSql(order, p.json(holdClosesJson(w.closedHolds))));
   if (w.timers.length) parts.push(timerInsertSql(p, w.timers, w.now));
   if (w.cancelTimers.length || w.cancelAllTimersAt !== null) parts.push(timerCancelSql(p, order, w.cancelTimers, w.cancelAllTimersAt));
   if (w.timeline.length) parts.push(timelineInsertSql(order, p.jsonText(timelineJson(w.timeline))));

@@ -48,7 +48,7 @@ export const REST_BINDINGS: readonly RestBinding[] = [
     success: 'One answer per question, in order',
     errors: { 400: 'Invalid questions, or more than 4 images, or an image not PNG, JPEG or WebP', 404: 'Unknown order' },
   },
-  { operation: 'getAttention', method: 'get', path: '/api/v1/attention', success: 'The three lists and their counts' },
+  { operation: 'getAttention', method: 'get', path: '/api/v1/attention', success: 'The four lists (approvals, failed, waiting, held) and their counts' },
   { operation: 'listOrderNotifications', method: 'get', path: '/api/v1/orders/:id/notifications', success: 'Notifications, oldest first', errors: { 404: 'Unknown order' } },
   {
     operation: 'deliverEvent',
@@ -63,6 +63,13 @@ export const REST_BINDINGS: readonly RestBinding[] = [
     path: '/api/v1/orders/:id/approvals/:nodeId',
     success: 'Decided',
     errors: { 404: 'Unknown order', 409: 'That node is not waiting for an approval' },
+  },
+  {
+    operation: 'resolveHold',
+    method: 'post',
+    path: '/api/v1/orders/:id/holds/:nodeId',
+    success: 'Resolved: the step runs again (retry) or its failure takes its course (rollback)',
+    errors: { 400: 'action not retry or rollback, or a note over 2,000 characters', 404: 'Unknown order', 409: 'That node is not held' },
   },
   { operation: 'cancelOrder', method: 'post', path: '/api/v1/orders/:id/cancel', success: 'Cancelled', errors: { 404: 'Unknown order', 409: 'The order already finished' } },
   {

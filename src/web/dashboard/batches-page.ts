@@ -12,6 +12,7 @@ export const BATCH_OPERATION_LABELS: Record<string, string> = {
   cancel: 'Cancel orders',
   deliver_event: 'Deliver an event',
   decide_approval: 'Decide approvals',
+  resolve_hold: 'Retry or roll back held steps',
   restart: 'Restart orders',
 };
 

@@ -4,6 +4,9 @@ export const dashboardCss = `
 input, select, textarea { max-width: 100%; box-sizing: border-box; }
 /* Long ids, URLs and JSON break rather than push the page sideways (a phone is 390 px wide). */
 main { overflow-wrap: anywhere; }
+.step-policy { margin-top: .75rem; }
+.step-policy-row { display: flex; flex-wrap: wrap; gap: .25rem 1rem; align-items: baseline; }
+.step-policy-row label { margin-top: 0; min-width: 14rem; }
 header nav { flex-wrap: wrap; gap: .5rem; }
 header nav ul { flex-wrap: wrap; }
 main.wide { max-width: 90rem; }

@@ -347,6 +347,9 @@ export function dashboardRouter(o: DashboardRouterOptions): Router {
    * The editor over `graphText` as typed: checked and drawn when it parses as a graph. Past the caller's new-drawing
    * limit the page is still answered (it may follow a save) with the problems and a note instead of the drawing.
    */
+  /** The catalogue's step types (fixed for the life of the process): the editor's on-failure form lists their nodes. */
+  const stepTypes = o.catalogue.list().filter((d) => d.kind === 'step').map((d) => d.type);
+
   async function renderEditor(ctx: Context, principal: Principal, status: number, id: string, flow: FlowDetail | null, form: { name: string; description: string; graphText: string }, extra: { error?: string; ok?: string } = {}) {
     let graph: unknown = null;
     try {
@@ -367,7 +370,7 @@ export function dashboardRouter(o: DashboardRouterOptions): Router {
         drawingNote = `Not drawn: ${err.message}.`;
       }
     }
-    send(ctx, status, flowEditorPage({ nonce: cspNonce(ctx), principal, flowId: id, ...form, publishedVersion: flow?.flow.publishedVersion ?? null, problems, svg, drawingNote, isNew: flow === null, ...extra }));
+    send(ctx, status, flowEditorPage({ nonce: cspNonce(ctx), principal, flowId: id, ...form, publishedVersion: flow?.flow.publishedVersion ?? null, problems, svg, drawingNote, isNew: flow === null, stepTypes, ...extra }));
   }
 
   router.get('/flows/:id/edit', async (ctx) => {

@@ -18,6 +18,8 @@ export interface FlowEditorView {
   /** Why the drawing is missing when the graph was not drawn (the caller's new-drawing limit). */
   drawingNote?: string;
   isNew: boolean;
+  /** The catalogue's step types: their nodes get the editor's on-failure form (contract 16 `onFailure`). */
+  stepTypes: readonly string[];
   error?: string | null;
   ok?: string | null;
 }
@@ -40,6 +42,9 @@ export function flowEditorPage(o: FlowEditorView): string {
 <label for="graph">Graph (JSON: <code>{ nodes, edges }</code>)</label>
 <textarea id="graph" name="graph" class="json" spellcheck="false" aria-describedby="check-state" data-graph-input>${o.graphText}</textarea>
 <p class="hint">Checked as you type; the drawing follows. Node types and their params: <a href="/api/v1/node-types">node catalogue</a>.</p>
+<fieldset class="step-policy" data-step-policy data-step-types="${o.stepTypes.join(' ')}"><legend>When a step fails</legend>
+<p class="hint">With no failure branch wired: <strong>Roll back</strong> undoes the completed steps and ends the order; <strong>Hold</strong> undoes nothing and waits for an operator's Retry or Roll back. Each choice edits the step's <code>onFailure</code> param in the text.</p>
+<div data-step-policy-rows></div></fieldset>
 <div class="actions">
 <button type="submit" name="intent" value="save">Save draft</button>
 <button type="submit" name="intent" value="publish" class="primary" data-publish ${o.problems.length ? 'disabled' : ''}>Save and publish as version ${(o.publishedVersion ?? 0) + 1}</button>

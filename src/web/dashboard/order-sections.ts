@@ -84,13 +84,35 @@ export function sellerAnswerButtons(sellerOrders: SellerOrderRow[]): Html {
 /** Events whose waits show buttons of their own (or none: `return.ended` is sent by a return when it ends). */
 const OWN_BUTTONS: ReadonlySet<string> = new Set(['seller.responded', 'return.received', 'return.ended']);
 
+/** Retry and Roll back (the latter confirmed first) for a held step (contract 16); sent over the order socket. */
+export function holdButtons(nodeId: string): Html {
+  return html`<div class="actions" data-hold-actions="${nodeId}">
+<button type="button" class="primary" data-action="retry_hold" data-node="${nodeId}">Retry</button>
+<button type="button" class="danger" data-action="rollback_hold-start" data-node="${nodeId}">Roll back…</button></div>
+<div class="actions" data-hold-confirm="${nodeId}" hidden><span>Undo the completed steps and end the order?</span>
+<button type="button" class="danger" data-action="rollback_hold" data-node="${nodeId}">Confirm roll back</button>
+<button type="button" data-action="rollback_hold-keep" data-node="${nodeId}">Keep it held</button></div>`;
+}
+
+/** Held steps (contract 16): what failed, since when, and for an operator Retry and Roll back. */
+export function holdsSection(view: OrderView, principal: Principal): Html {
+  if (view.holds.length === 0) return html``;
+  const operator = roleAtLeast(principal.role, 'operator');
+  return html`<ul class="waits holds">${view.holds.map(
+    (h) => html`<li data-hold-node="${h.nodeId}" data-hold-since="${h.since}">
+<strong>${h.title}</strong> <span class="hint">(held since ${formatTime(h.since)}; nothing was undone)</span>
+${operator ? holdButtons(h.nodeId) : html`<p class="hint">An operator can retry the step or roll the order back.</p>`}
+</li>`,
+  )}</ul>`;
+}
+
 /** The order's open waits: approvals and events with their deadline and actions, then timers with when they resume. */
 export function waitsSection(view: OrderView, principal: Principal, sellerOrders: SellerOrderRow[] = [], now = Date.now()): Html {
   const approver = roleAtLeast(principal.role, 'approver');
   const operator = roleAtLeast(principal.role, 'operator');
   const timers = view.timers ?? [];
-  if (view.waits.length === 0 && timers.length === 0) return html`<p data-no-waits>Not waiting for anyone.</p>`;
-  return html`<ul class="waits">${view.waits.map(
+  if (view.waits.length === 0 && timers.length === 0 && view.holds.length === 0) return html`<p data-no-waits>Not waiting for anyone.</p>`;
+  return html`${holdsSection(view, principal)}<ul class="waits">${view.waits.map(
     (w) => html`<li data-wait-node="${w.nodeId}" data-wait-kind="${w.kind}" data-deadline="${w.deadline ?? ''}">
 <strong>${w.title ?? w.nodeId}</strong> <span class="hint">(${w.kind === 'approval' ? `approval for ${w.assignee ?? 'anyone'}` : `event ${w.event}`})</span>
 <br>Waiting for ${lasted(w.since, now)} <span class="hint">since ${formatTime(w.since)}</span>

@@ -61,6 +61,8 @@ function bulkPanel(filter: Record<string, unknown>, operations: BulkOperation[])
   <div data-bulk-input="decide_approval" hidden><div><label for="bulk-decision">Decision</label><select id="bulk-decision" name="decision"><option value="approved">approve</option><option value="rejected">reject</option></select></div>
     <div><label for="bulk-node">Node (blank: its one open approval)</label><input id="bulk-node" name="nodeId" type="text" maxlength="100"></div>
     <div><label for="bulk-note">Note</label><input id="bulk-note" name="note" type="text" maxlength="2000"></div></div>
+  <div data-bulk-input="resolve_hold" hidden><div><label for="bulk-hold-action">Held step</label><select id="bulk-hold-action" name="holdAction"><option value="retry">retry</option><option value="rollback">roll back</option></select></div>
+    <div><label for="bulk-hold-note">Note</label><input id="bulk-hold-note" name="holdNote" type="text" maxlength="2000"></div></div>
   <div><label for="bulk-rate">Orders per second</label><input id="bulk-rate" name="ratePerSecond" type="number" min="1" max="1000" value="50" inputmode="numeric"></div>
   <div class="actions"><button type="button" data-bulk-count>Count the orders</button>
     <button type="button" class="primary" data-bulk-confirm hidden>Start the batch</button></div>

@@ -53,6 +53,7 @@ describe('operation registry contract', () => {
       deliver_event: ['operator', 'write'], cancel_order: ['operator', 'write'], publish_flow: ['operator', 'write'], run_stock_review: ['operator', 'write'],
       // Contract 18 (returns).
       start_return: ['operator', 'write'],
+      resolve_hold: ['operator', 'write'],
     };
     for (const op of tools) expect([op.role, op.effect], op.name).toEqual(spec[op.name]);
     for (const binding of REST_BINDINGS) expect(tools.map((op) => op.name)).not.toContain(binding.operation);

@@ -50,8 +50,8 @@ async function runBatch(body: Record<string, unknown>): Promise<{ batch: any; re
 const statusOf = async (id: string) => (await t.call('GET', `/api/v1/orders/${id}`)).body.status as string;
 
 describe('POST /api/v1/batches validates its body (contract 16; spec "Errors": 400 with issues, nothing changes)', () => {
-  it('an operation not built yet (resolve_hold, migrate) or unknown is a 400 naming it', async () => {
-    for (const operation of ['resolve_hold', 'migrate', 'archive']) {
+  it('an operation not built yet (migrate) or unknown is a 400 naming it', async () => {
+    for (const operation of ['migrate', 'archive']) {
       const res = await start({ operation, orderIds: ['ord_x'] });
       expect(res.status).toBe(400);
       expect(res.body.issues).toContainEqual({ path: 'operation', message: `Unknown operation: ${operation}` });

@@ -53,10 +53,10 @@ describe('storage layout migration (issue 19: node records in the orders row, th
     const records = await loadNodeRecords(db, 'ord_old');
     expect(records.get('price')).toEqual({
       nodeId: 'price', status: 'succeeded', runs: 1, attempt: 1, summary: 'Priced', output: { total: 10, reason: null },
-      error: null, branches: ['ok'], doneSeq: 1, startedAt: 100, endedAt: 105,
+      error: null, branches: ['ok'], doneSeq: 1, startedAt: 100, endedAt: 105, holds: 0,
     });
     expect(records.get('wait')).toEqual({
-      nodeId: 'wait', status: 'waiting', runs: 2, attempt: 0, summary: null, output: null, error: 'late', branches: [], doneSeq: null, startedAt: 106, endedAt: null,
+      nodeId: 'wait', status: 'waiting', runs: 2, attempt: 0, summary: null, output: null, error: 'late', branches: [], doneSeq: null, startedAt: 106, endedAt: null, holds: 0,
     });
     expect(await readTimeline(db, 'ord_old')).toEqual([
       { at: 100, kind: 'order.started', message: 'Order started', nodeId: null, data: null },

@@ -137,6 +137,7 @@ function fingerprint(state: RunState): string {
     snapshot: state.snapshot && { value: state.snapshot.value, context: state.snapshot.context, status: state.snapshot.status },
     nodes: [...state.nodes.entries()],
     waits: state.waits,
+    holds: state.holds,
     lastFailure: state.lastFailure,
     agenda: state.agenda,
     awaiting: state.awaiting,

@@ -1,5 +1,6 @@
 // decide over generated graphs (fast-check): every run ends or waits, rollback undoes exactly the completed steps in reverse,
-// repeated inputs are harmless, and continue-as-new resets the pass counters (issue 29, runtime contract section 5).
+// repeated inputs are harmless, continue-as-new resets the pass counters (issue 29, runtime contract section 5), and a held
+// run neither ends nor undoes anything until a retry or a rollback resolves it (issue 33, contract section 16).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { CompiledFlow } from '../../../src/engine/compiler.js';
@@ -16,7 +17,7 @@ import type { NewTimer } from '../../../src/engine/scheduler/timer-store.js';
 import { seededRandom } from '../../resilience/support/seed.js';
 import { CALL_REQUEST, compile, notes, okAnswer, PureRun, undone } from './decide-driver.js';
 
-const KINDS = ['undo', 'keep', 'plain', 'choice', 'external', 'approval', 'event', 'delay', 'loop'] as const;
+const KINDS = ['undo', 'keep', 'plain', 'choice', 'external', 'approval', 'event', 'delay', 'loop', 'held', 'held_external'] as const;
 type Kind = (typeof KINDS)[number];
 
 const ENDS: GraphNode[] = [
@@ -64,6 +65,13 @@ function generatedGraph(kinds: readonly Kind[], seed: number): Graph {
         wire('ok', next);
         if (rnd() < 0.4) wire('failed', other(false));
         break;
+      case 'held':
+      case 'held_external':
+        // onFailure "hold": a failure no wired branch takes parks the run (a wired `failed` still wins, now and then).
+        nodes.push({ id, type: kind === 'held' ? 'test.undo' : 'test.external', params: { onFailure: 'hold' } });
+        wire('ok', next);
+        if (rnd() < 0.15) wire('failed', other(false));
+        break;
       case 'choice':
         nodes.push({ id, type: 'test.choice', params: { options: ['x', 'y'] } });
         wire('x', next);
@@ -107,7 +115,10 @@ function expectedUndo(completed: readonly string[], mode: UndoMode, flow: Compil
 }
 
 /** The timeline entries whose rules the generated runs must reach. */
-const NOTED = new Set(['run.continued', 'node.retry', 'node.call', 'node.late_answer', 'node.undo_call', 'node.undo_retry', 'node.undo_failed']);
+const NOTED = new Set([
+  'run.continued', 'node.retry', 'node.call', 'node.late_answer', 'node.undo_call', 'node.undo_retry', 'node.undo_failed', 'node.held', 'node.hold_retried',
+  'node.hold_rolled_back',
+]);
 
 /** A call's answer: mostly 200 for a step's call; an undo's call meets outages (retried) and refusals more often. */
 const answerBy =
@@ -169,7 +180,15 @@ function simulate(kinds: readonly Kind[], seed: number): Set<string> {
     // Every run ends or waits: an unfinished order waits on an open wait, or on a timer of the node it stands at.
     if (!isFinished(status)) {
       const at = currentNode(state);
-      if (state.waits.length) {
+      if (state.holds.length) {
+        // A held run waits at the failed step: nothing ended, nothing undone (checked below), no wait, nothing to wake it.
+        expect(status).toBe('waiting');
+        expect(state.holds.map((h) => h.nodeId)).toEqual([at]);
+        expect(state.nodes.get(at!)?.status).toBe('failed');
+        expect(state.waits).toEqual([]);
+        expect([...run.timers.values()].filter((t) => t.kind === 'step.retry' || t.kind === 'wait.timeout')).toEqual([]);
+        if (effects.some((e) => e.type === 'openHold')) seen.add('held');
+      } else if (state.waits.length) {
         expect(status).toBe('waiting');
         expect(state.waits.map((w) => w.nodeId)).toEqual([at]);
       } else {
@@ -216,6 +235,8 @@ function simulate(kinds: readonly Kind[], seed: number): Set<string> {
     const repeats = [
       ...old.map((t) => ({ type: 'timer' as const, timer: { id: t.id, kind: t.kind, nodeId: t.nodeId ?? null, run: t.run ?? null, payload: t.payload ?? { generation: state.order.generation } } })),
       { type: 'event' as const, event: 'evt.nobody', payload: {} },
+      // No node is held at the trigger: a resolve there is for nothing.
+      { type: 'resolveHold' as const, nodeId: 'start', action: 'retry' as const, by: 'sim', note: null },
     ];
     if (delivered && !state.waits.some((w) => w.event === delivered)) repeats.push({ type: 'event', event: delivered, payload: {} });
     for (const repeat of repeats) {
@@ -236,6 +257,11 @@ function simulate(kinds: readonly Kind[], seed: number): Set<string> {
       afterSlice(run.command({ type: 'cancel', reason: 'generated cancel' }), 'cancel');
       continue;
     }
+    const held = run.state.holds[0];
+    if (held && roll < 0.9) {
+      afterSlice(run.command({ type: 'resolveHold', nodeId: held.nodeId, action: rnd() < 0.6 ? 'retry' : 'rollback', by: 'sim', note: null }), 'compensate');
+      continue;
+    }
     if (wait?.kind === 'approval' && roll < 0.6) {
       afterSlice(run.command({ type: 'approval', nodeId: wait.nodeId, decision: rnd() < 0.6 ? 'approved' : 'rejected', by: 'sim', note: null }), 'compensate');
       continue;
@@ -253,6 +279,7 @@ function simulate(kinds: readonly Kind[], seed: number): Set<string> {
   harmless();
   expect(isFinished(run.state.order.status)).toBe(true);
   expect(run.state.waits).toEqual([]);
+  expect(run.state.holds).toEqual([]);
   // After the end: undo calls still go out (their timers were written with the ending slice) and a step call that was
   // in flight answers late. Either only records: the outcome, the records and the snapshot stay as they are.
   const ended = run.state;
@@ -276,7 +303,7 @@ function simulate(kinds: readonly Kind[], seed: number): Set<string> {
 }
 
 describe('decide over generated graphs', () => {
-  it('every run ends or waits; rollback and cancel undo exactly the completed steps in reverse; repeats are harmless; passes reset on continue-as-new', () => {
+  it('every run ends or waits; rollback and cancel undo exactly the completed steps in reverse; repeats are harmless; passes reset on continue-as-new; a held run neither ends nor undoes anything until resolved', () => {
     const seen = new Set<string>();
     fc.assert(
       fc.property(fc.array(fc.constantFrom(...KINDS), { minLength: 1, maxLength: 8 }), fc.integer({ min: 1, max: 2 ** 31 - 1 }), (kinds, seed) => {
@@ -287,8 +314,9 @@ describe('decide over generated graphs', () => {
     // The generated runs reach every rule the properties speak of (a generator that stopped doing so would prove nothing).
     expect([...seen].sort()).toEqual(
       [
-        'ended cancelled', 'ended completed', 'ended declined', 'ended failed', 'ended rolled_back', 'loop passes', 'node.call', 'node.late_answer',
-        'node.retry', 'node.undo_call', 'node.undo_failed', 'node.undo_retry', 'run.continued', 'undo on cancel', 'undo on compensate',
+        'ended cancelled', 'ended completed', 'ended declined', 'ended failed', 'ended rolled_back', 'held', 'loop passes', 'node.call', 'node.held',
+        'node.hold_retried', 'node.hold_rolled_back', 'node.late_answer', 'node.retry', 'node.undo_call', 'node.undo_failed', 'node.undo_retry',
+        'run.continued', 'undo on cancel', 'undo on compensate',
       ].sort(),
     );
   });

@@ -66,7 +66,7 @@ function answer(msg: unknown, pending: Map<string, (r: { ok: boolean; message: s
   if (msg.type === 'result') {
     const r = isWireObject(msg.result) ? msg.result : undefined;
     if (msg.action === 'deliver_event' && r && r.delivered === false) done({ ok: false, message: `Nothing waits for that event now.` });
-    else done({ ok: true, message: `${String(msg.action).replace('_', ' ')}: done.` });
+    else done({ ok: true, message: `${String(msg.action).replace(/_/g, ' ')}: done.` });
   } else done({ ok: false, message: `Refused (${String(msg.status)}): ${String(msg.error)}` });
 }
 
@@ -389,6 +389,19 @@ function initOrderPage(root: HTMLElement): void {
       const r = await send({ action: 'deliver_event', event: button.dataset.event, payload });
       say(status, r.ok ? `Event ${button.dataset.event} sent.` : r.message, r.ok ? 'ok' : 'error');
       button.disabled = false;
+    } else if (action === 'retry_hold' || action === 'rollback_hold') {
+      // A held step (contract 16): the buttons stay disabled until the answer; the live state then redraws the section.
+      const nodeId = button.dataset.node ?? '';
+      const buttons = Array.from(root.querySelectorAll<HTMLButtonElement>(`[data-hold-node="${CSS.escape(nodeId)}"] button`));
+      for (const b of buttons) b.disabled = true;
+      const r = await send({ action, nodeId });
+      say(status, r.ok ? (action === 'retry_hold' ? `Retrying ${nodeId}.` : `Rolling back from ${nodeId}.`) : r.message, r.ok ? 'ok' : 'error');
+      if (!r.ok) for (const b of buttons) b.disabled = false;
+    } else if (action === 'rollback_hold-start' || action === 'rollback_hold-keep') {
+      const nodeId = button.dataset.node ?? '';
+      const confirm = root.querySelector<HTMLElement>(`[data-hold-confirm="${CSS.escape(nodeId)}"]`);
+      confirm?.toggleAttribute('hidden', action === 'rollback_hold-keep');
+      if (action === 'rollback_hold-start') confirm?.querySelector<HTMLElement>('button[data-action="rollback_hold"]')?.focus();
     } else if (action === 'cancel-start') {
       root.querySelector<HTMLElement>('[data-cancel-confirm]')?.removeAttribute('hidden');
       root.querySelector<HTMLElement>('#cancel-reason')?.focus();
@@ -552,8 +565,78 @@ function initFlowEditor(form: HTMLFormElement): void {
     clearTimeout(timer);
     timer = setTimeout(() => void check(), 250);
   };
+  const policy = initStepPolicy(form, input);
   input.addEventListener('input', soon);
+  input.addEventListener('input', policy);
   name?.addEventListener('input', soon);
+}
+
+/**
+ * The editor's on-failure form (contract 16): one choice per step node of the graph text, Roll back (the default) or
+ * Hold. A choice rewrites the step's `onFailure` param in the text, which is then checked like any edit. Redrawn from
+ * the text whenever it parses; returns that redraw.
+ */
+function initStepPolicy(form: HTMLFormElement, input: HTMLTextAreaElement): () => void {
+  const box = form.querySelector<HTMLElement>('[data-step-policy]');
+  const rows = box?.querySelector<HTMLElement>('[data-step-policy-rows]');
+  if (!box || !rows) return () => undefined;
+  const stepTypes = new Set((box.dataset.stepTypes ?? '').split(' ').filter(Boolean));
+  const stepsOf = (graph: unknown): WireObject[] => {
+    const nodes = isWireObject(graph) && Array.isArray(graph.nodes) ? (graph.nodes as unknown[]) : [];
+    return nodes.filter((n): n is WireObject => isWireObject(n) && typeof n.id === 'string' && typeof n.type === 'string' && stepTypes.has(n.type));
+  };
+  const redraw = () => {
+    let graph: unknown;
+    try {
+      graph = JSON.parse(input.value);
+    } catch {
+      return; // the last form stays until the text parses again
+    }
+    const steps = stepsOf(graph);
+    // The choice just made keeps the focus across the redraw it caused.
+    const focused = rows.contains(document.activeElement) ? (document.activeElement as HTMLElement).dataset.onFailureNode : undefined;
+    if (steps.length === 0) return rows.replaceChildren(Object.assign(document.createElement('p'), { className: 'hint', textContent: 'No steps yet.' }));
+    rows.replaceChildren(
+      ...steps.map((node) => {
+        const id = String(node.id);
+        const row = document.createElement('div');
+        row.className = 'step-policy-row';
+        const label = document.createElement('label');
+        label.htmlFor = `on-failure-${id}`;
+        label.textContent = `${typeof node.label === 'string' && node.label ? node.label : id} (${String(node.type)})`;
+        const select = document.createElement('select');
+        select.id = `on-failure-${id}`;
+        select.dataset.onFailureNode = id;
+        for (const [value, text] of [['rollback', 'Roll back'], ['hold', 'Hold for a retry']]) select.append(new Option(text, value));
+        select.value = isWireObject(node.params) && node.params.onFailure === 'hold' ? 'hold' : 'rollback';
+        row.append(label, select);
+        return row;
+      }),
+    );
+    if (focused) rows.querySelector<HTMLElement>(`[data-on-failure-node="${CSS.escape(focused)}"]`)?.focus();
+  };
+  rows.addEventListener('change', (e) => {
+    const select = (e.target as Element).closest<HTMLSelectElement>('select[data-on-failure-node]');
+    if (!select) return;
+    let graph: unknown;
+    try {
+      graph = JSON.parse(input.value);
+    } catch {
+      return;
+    }
+    const node = stepsOf(graph).find((n) => n.id === select.dataset.onFailureNode);
+    if (!node) return;
+    const params: WireObject = isWireObject(node.params) ? { ...node.params } : {};
+    // Roll back is the default: it is written by leaving the param out.
+    if (select.value === 'hold') params.onFailure = 'hold';
+    else delete params.onFailure;
+    if (Object.keys(params).length) node.params = params;
+    else delete node.params;
+    input.value = JSON.stringify(graph, null, 2);
+    input.dispatchEvent(new Event('input'));
+  });
+  redraw();
+  return redraw;
 }
 
 /** A POST of JSON to the API as the signed-in person (the session cookie; same origin), answered as JSON. */
@@ -609,6 +692,7 @@ function initBulk(form: HTMLFormElement): void {
       input = { event: value('event'), ...(isWireObject(payload) && Object.keys(payload).length ? { payload } : {}) };
     }
     if (op === 'decide_approval') input = { decision: value('decision'), ...(value('nodeId') ? { nodeId: value('nodeId') } : {}), ...(value('note') ? { note: value('note') } : {}) };
+    if (op === 'resolve_hold') input = { action: value('holdAction'), ...(value('holdNote') ? { note: value('holdNote') } : {}) };
     const ids = selected();
     if (scope() === 'selected' && ids.length === 0) return 'Select at least one row first.';
     return { operation: op, ...(scope() === 'selected' ? { orderIds: ids } : { filter }), input, ratePerSecond: Number(value('ratePerSecond')) || 50 };
