@@ -1,27 +1,14 @@
 // The order live state of GET /api/v1/orders/:id (spec "Order live state"), projected from tables.
-import type { z } from 'zod';
 import type { Queryable } from '../db/db.js';
-import type { liveNodeSchema } from './order-schemas.js';
 import type { FlowRegistry } from '../engine/flows/flow-registry.js';
 import { fromMinor } from '../domain/money.js';
-import { toNodeRecords, type NodeRecord, type StoredNodeRecord } from '../engine/runtime/node-record.js';
+import { toNodeRecords, type StoredNodeRecord } from '../engine/runtime/node-record.js';
+import { liveEdges, liveNodes } from './live-graph.js';
 import { toOrderRow, type OrderDbRow } from '../engine/runtime/order-row.js';
 import type { OrderLineDbRow } from '../commerce/order-lines-repo.js';
 import { orderSummary } from '../engine/runtime/order-summary.js';
 import { readTimeline } from '../engine/runtime/timeline.js';
 import { openWaits } from '../engine/runtime/waits.js';
-
-export type EdgeStatus = 'pending' | 'active' | 'inactive';
-
-function edgeStatus(from: NodeRecord | undefined, branch: string): EdgeStatus {
-  if (!from) return 'pending';
-  if (from.branches.includes(branch)) return 'active';
-  if (['succeeded', 'failed', 'skipped', 'rolled_back'].includes(from.status)) return 'inactive';
-  return 'pending';
-}
-
-/** One node of the live state, as `orderLiveStateSchema` documents it. */
-type LiveNode = z.input<typeof liveNodeSchema>;
 
 /** Returns null for an unknown order. */
 export async function readLiveState(q: Queryable, flows: FlowRegistry, orderId: string) {
@@ -36,25 +23,8 @@ export async function readLiveState(q: Queryable, flows: FlowRegistry, orderId: 
     readTimeline(q, orderId),
     q.query<OrderLineDbRow>('SELECT * FROM order_lines WHERE order_id = $1 ORDER BY line_no', [orderId]),
   ]);
-  const nodes: Record<string, LiveNode> = {};
-  for (const [id, c] of compiled.nodes) {
-    const r = records.get(id);
-    nodes[id] = {
-      id,
-      type: c.def.type,
-      label: c.node.label ?? null,
-      status: r?.status ?? 'pending',
-      runs: r?.runs ?? 0,
-      attempt: r?.attempt ?? 0,
-      summary: r?.summary ?? null,
-      output: r?.output ?? null,
-      error: r?.error ?? null,
-      branches: r?.branches ?? [],
-      startedAt: r?.startedAt ?? null,
-      endedAt: r?.endedAt ?? null,
-    };
-  }
-  const edges = compiled.edges.map((e) => ({ from: e.from, to: e.to, branch: e.branch, status: edgeStatus(records.get(e.from), e.branch) }));
+  const nodes = liveNodes(compiled, records);
+  const edges = liveEdges(compiled, records);
   return {
     orderId: order.id,
     status: order.status,

@@ -22,6 +22,8 @@ export const AGENT_TOOL_NAMES = [
   'cancel_order',
   'publish_flow',
   'run_stock_review',
+  'simulate_flow',
+  'flow_impact',
 ] as const;
 
 /**
