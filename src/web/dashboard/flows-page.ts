@@ -7,14 +7,19 @@ import { formatTime, html, notice, page, raw } from '../../transport/html.js';
 /** A flow as `listFlows` answers it. */
 export type FlowRowView = OperationOutput<'listFlows'>['flows'][number];
 
-export function flowsPage(o: { nonce: string; principal: Principal; flows: FlowRowView[] }): string {
+export function flowsPage(o: { nonce: string; principal: Principal; flows: FlowRowView[]; newId?: string; error?: string | null }): string {
+  const operator = roleAtLeast(o.principal.role, 'operator');
   return page({
     title: 'Flows',
     nonce: o.nonce,
     principal: o.principal,
     live: true,
     wide: true,
-    body: html`<div class="table-wrap"><table><thead><tr><th scope="col">Flow</th><th scope="col">Published</th><th scope="col">Nodes (draft)</th><th scope="col" class="hide-narrow">Model</th><th scope="col" class="hide-narrow">Updated</th></tr></thead>
+    body: html`${notice('error', o.error)}${
+      operator
+        ? html`<form method="post" action="/flows" class="filters" data-new-flow><div><label for="new-flow-id">Flow id</label><input id="new-flow-id" name="id" value="${o.newId ?? ''}" required maxlength="100" placeholder="my-first-flow" aria-describedby="new-flow-hint"></div><button type="submit" class="primary" data-new-flow-button>New flow</button><p class="hint" id="new-flow-hint">Opens the editor on a starter graph (a trigger, an approval and its ends); nothing is saved until you save it. How to write and try a flow: <code>docs/flows.md</code>.</p></form>`
+        : ''
+    }<div class="table-wrap"><table><thead><tr><th scope="col">Flow</th><th scope="col">Published</th><th scope="col">Nodes (draft)</th><th scope="col" class="hide-narrow">Model</th><th scope="col" class="hide-narrow">Updated</th></tr></thead>
 <tbody>${o.flows.map(
       (f) => html`<tr data-flow-id="${f.id}"><td><a href="/flows/${encodeURIComponent(f.id)}">${f.name}</a><br><span class="hint">${f.id}</span></td>
 <td>${f.publishedVersion === null ? 'not published' : `version ${f.publishedVersion}`}</td><td>${f.nodeCount}</td><td class="hide-narrow">${f.model ?? '—'}</td><td class="hide-narrow">${formatTime(f.updatedAt)}</td></tr>`,
@@ -33,8 +38,25 @@ export interface FlowPageView {
   nodes: { id: string; label: string; type: string; description: string }[];
   draftSvg: string;
   problems: { nodeId?: string; message: string }[];
+  /** The paths of the shown version (or of the draft before the first publish), or why there are none. */
+  paths: FlowPathsView;
   error?: string | null;
   ok?: string | null;
+}
+
+export type FlowPathsView = { of: string; paths: OperationOutput<'getFlowPaths'>['paths']; unreachable: string[]; truncated: boolean } | { of: string; error: string };
+
+/** The ways an order can go through the machine (contract 14), each as its nodes and the branches taken. */
+function pathsSection(p: FlowPathsView) {
+  if ('error' in p) return html`<section aria-labelledby="paths-h" data-flow-paths><h2 id="paths-h">Paths of ${p.of}</h2><p data-paths-error>${p.error}</p></section>`;
+  return html`<section aria-labelledby="paths-h" data-flow-paths data-path-count="${String(p.paths.length)}" data-paths-truncated="${String(p.truncated)}">
+<h2 id="paths-h">Paths of ${p.of}</h2>
+<p>${String(p.paths.length)}${p.truncated ? ' (the first; there are more)' : ''} way${p.paths.length === 1 ? '' : 's'} an order can go through, from the trigger to an end; a loop is followed back once.</p>
+<ol class="paths">${p.paths.map(
+    (path) => html`<li data-flow-path data-path-end="${path.end}">${path.nodes.map((id, i) => html`<code>${id}</code>${i < path.branches.length ? html` <span class="hint">${path.branches[i]} →</span> ` : ''}`)}</li>`,
+  )}</ol>
+${p.unreachable.length ? html`<p data-unreachable>No path reaches: ${p.unreachable.map((id, i) => html`${i ? ', ' : ''}<code>${id}</code>`)}.</p>` : ''}
+</section>`;
 }
 
 export function flowPage(o: FlowPageView): string {
@@ -63,6 +85,7 @@ ${
       )}</ul></details>`
 }
 </section>
+${pathsSection(o.paths)}
 <section aria-labelledby="draft-h"><h2 id="draft-h">Draft</h2>
 ${o.problems.length === 0 ? html`<p data-draft-valid>The draft has no problems.</p>` : html`<ul class="problems">${o.problems.map((p) => html`<li data-problem-node="${p.nodeId ?? ''}">${p.message}</li>`)}</ul>`}
 <div class="diagram">${raw(o.draftSvg)}</div>
