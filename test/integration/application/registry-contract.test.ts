@@ -51,6 +51,7 @@ describe('operation registry contract', () => {
       get_order: ['viewer', 'read'], assess_order: ['viewer', 'read'], find_products: ['viewer', 'read'], list_flows: ['viewer', 'read'],
       get_flow: ['viewer', 'read'], propose_flow_change: ['operator', 'read'], decide_approval: ['approver', 'write'],
       deliver_event: ['operator', 'write'], cancel_order: ['operator', 'write'], publish_flow: ['operator', 'write'], run_stock_review: ['operator', 'write'],
+      simulate_flow: ['viewer', 'read'], flow_impact: ['viewer', 'read'],
     };
     for (const op of tools) expect([op.role, op.effect], op.name).toEqual(spec[op.name]);
     for (const binding of REST_BINDINGS) expect(tools.map((op) => op.name)).not.toContain(binding.operation);
@@ -61,7 +62,7 @@ describe('operation registry contract', () => {
     const restBound = new Set(REST_BINDINGS.map((b) => b.operation));
     // chat is the assistant itself: it answers by calling the other tools, and MCP does not serve it.
     const tools = AGENT_TOOL_NAMES.filter((name) => name !== 'chat');
-    expect(tools).toHaveLength(14);
+    expect(tools).toHaveLength(16);
     expect(agentToolFindings(ops, restBound, tools)).toEqual([]);
     for (const name of tools) expect(t.service.ctx.operations.get(name)?.adapterOf?.name, name).toMatch(/^[a-z][A-Za-z]+$/);
     const twin = defineOperation({
