@@ -80,9 +80,11 @@ ${
 <label for="sim-script">Script (a JSON list, applied in order each time the run waits)</label>
 <textarea id="sim-script" class="json short" spellcheck="false" data-sim-script>[]</textarea>
 <p class="hint">Entries: <code>{"event": "payment.confirmed", "payload": {}}</code> · <code>{"decision": "approved", "nodeId": "review"}</code> · <code>{"advance": "2d"}</code> (timers fire only then) · <code>{"respond": "&lt;http.call node&gt;", "status": 503}</code> (other calls answer 200 {}).</p>
-<fieldset data-sim-fail><legend>Fail steps (as if their retries ran out)</legend><div class="actions" data-sim-fail-list>${v.steps.map(
-    (s) => html`<label><input type="checkbox" value="${s.id}" data-sim-fail-step> ${s.label} <code>${s.id}</code></label>`,
-  )}</div></fieldset>
+<fieldset data-sim-fail><legend>Fail steps (as if their retries ran out)</legend><div class="actions" data-sim-fail-list>${
+    v.steps.length
+      ? v.steps.map((s) => html`<label><input type="checkbox" value="${s.id}" data-sim-fail-step> ${s.label} <code>${s.id}</code></label>`)
+      : html`<span class="hint">No steps in this graph.</span>`
+  }</div></fieldset>
 <div class="actions"><button type="button" class="primary" data-sim-run>Simulate</button></div>
 <p role="status" aria-live="polite" data-sim-state></p>
 </div>

@@ -150,7 +150,13 @@ function followGraph(panel: HTMLElement, graphBox: HTMLTextAreaElement): void {
       label.append(box, ` ${typeof n.label === 'string' ? n.label : String(n.id)} `, code);
       return label;
     });
-  list.replaceChildren(...boxes);
+  if (boxes.length) list.replaceChildren(...boxes);
+  else {
+    const none = document.createElement('span');
+    none.className = 'hint';
+    none.textContent = 'No steps in this graph.';
+    list.replaceChildren(none);
+  }
 }
 
 export function initSimulatePanel(panel: HTMLElement): void {
