@@ -1,6 +1,7 @@
 // Trying a flow before it goes live (contract 14, issue 31) through the real HTTP surface on real PostgreSQL: a simulation
 // leaves nothing behind and matches a real order on the same script, never makes a real order wait for a lock, stays in
 // its budget and limits; paths and the diff with live orders per node; the tools through MCP.
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../../support/test-service.js';
 import { startScriptedReceiver, type ScriptedReceiver } from '../../support/scripted-receiver.js';
@@ -365,6 +366,28 @@ describe('paths and the diff with live orders (contract 14)', () => {
     expect(wide.status).toBe(200);
     expect(wide.body).toMatchObject({ truncated: true, unreachable: [] });
     expect(wide.body.paths).toHaveLength(500);
+  });
+});
+
+describe('docs/flows.md "Your first flow" runs as written', () => {
+  it('the graph under <!-- first-flow --> saves without problems; simulated it takes the review for $629.93, not for a mug; failSteps rolls it back; it publishes', async () => {
+    const doc = readFileSync('docs/flows.md', 'utf8');
+    const graph = JSON.parse(/<!-- first-flow -->\s*```json\n([\s\S]*?)```/.exec(doc)![1]);
+    const saved = await t.call('PUT', '/api/v1/flows/big-order-review', { name: 'Big order review', model: 'b2c', graph });
+    expect(saved.body.problems).toEqual([]);
+    const token = await tokenFor(t, 'viewer');
+    const lamps = { model: 'b2c', lines: [{ sku: 'LAMP-OAK', qty: 7 }] };
+    const approved = (await simulate('big-order-review', { input: lamps, script: [{ decision: 'approved' }] }, token)).body;
+    expect(approved).toMatchObject({ status: 'completed', path: ['start', 'price', 'big', 'review', 'authorize', 'reserve', 'done'] });
+    expect(approved.order.total).toBe(629.93);
+    const waiting = (await simulate('big-order-review', { input: lamps }, token)).body;
+    expect(waiting).toMatchObject({ status: 'waiting', waits: [expect.objectContaining({ nodeId: 'review', kind: 'approval' })] });
+    expect(waiting.nodes.review.status).toBe('waiting');
+    const mug = (await simulate('big-order-review', { input: { model: 'b2c', lines: [{ sku: 'MUG-1', qty: 1 }] } }, token)).body;
+    expect(mug.path).toEqual(['start', 'price', 'big', 'authorize', 'reserve', 'done']);
+    const failed = (await simulate('big-order-review', { input: lamps, script: [{ decision: 'approved' }], failSteps: ['reserve'] }, token)).body;
+    expect(failed).toMatchObject({ status: 'rolled_back', nodes: { authorize: { status: 'rolled_back' }, reserve: { status: 'failed' } } });
+    expect((await t.call('POST', '/api/v1/flows/big-order-review/publish')).body).toEqual({ version: 1 });
   });
 });
 
