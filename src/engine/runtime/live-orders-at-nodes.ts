@@ -8,6 +8,11 @@ export interface LiveOrdersAtNodes {
   atNode: Record<string, number>;
 }
 
+/** The count's statement ($1 flow id, $2 version): exported so a test can check the planner's use of the index. */
+export const LIVE_ORDERS_AT_NODES_SQL = `SELECT snapshot->>'value' AS node, count(*)::int AS n FROM orders
+  WHERE flow_id = $1 AND flow_version = $2 AND status IN ('queued', 'running', 'waiting')
+  GROUP BY 1`;
+
 /**
  * Counts by the machine state each order's snapshot stands in (`snapshot->>'value'`: the node an
  * open wait, a held step, a pending retry or a call out keeps it at). The status list is written
@@ -15,12 +20,7 @@ export interface LiveOrdersAtNodes {
  * order that has not started stands at no node and counts only in the total.
  */
 export async function liveOrdersAtNodes(q: Queryable, flowId: string, version: number): Promise<LiveOrdersAtNodes> {
-  const { rows } = await q.query<{ node: string | null; n: number }>(
-    `SELECT snapshot->>'value' AS node, count(*)::int AS n FROM orders
-      WHERE flow_id = $1 AND flow_version = $2 AND status IN ('queued', 'running', 'waiting')
-      GROUP BY 1`,
-    [flowId, version],
-  );
+  const { rows } = await q.query<{ node: string | null; n: number }>(LIVE_ORDERS_AT_NODES_SQL, [flowId, version]);
   const atNode: Record<string, number> = {};
   let total = 0;
   for (const r of rows) {

@@ -106,6 +106,12 @@ describe.skipIf(missing !== null)(`trying a flow in a real browser${missing ? ` 
     mkdirSync(SHOTS, { recursive: true });
     await page.screenshot({ path: path.join(SHOTS, 'flow-editor-simulate-1280.png'), fullPage: true });
 
+    // The input of a recent order of the flow can be copied in (it is read over the API).
+    await page.selectOption('[data-sim-copy]', ids[1]);
+    await page.click('[data-sim-copy-button]');
+    await page.waitForFunction(() => (document.querySelector('[data-sim-input]') as HTMLTextAreaElement).value.includes('"unitPrice": 1'));
+    expect(JSON.parse(await page.inputValue('[data-sim-input]'))).toMatchObject({ model: 'b2c', lines: [{ sku: 'MUG-1', qty: 1, unitPrice: 1 }] });
+
     // A script that waits: the run stops at wait_a, drawn waiting.
     await page.fill('[data-sim-script]', '[]');
     await page.click('[data-sim-run]');

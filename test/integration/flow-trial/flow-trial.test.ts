@@ -8,6 +8,7 @@ import { startScriptedReceiver, type ScriptedReceiver } from '../../support/scri
 import { startSmtpCatcher, type SmtpCatcher } from '../../support/smtp-catcher.js';
 import { publishFlow } from '../../support/publish-flow.js';
 import { eventually, tokenFor } from '../orders/orders-support.js';
+import { LIVE_ORDERS_AT_NODES_SQL } from '../../../src/engine/runtime/live-orders-at-nodes.js';
 
 let t: TestService;
 let rx: ScriptedReceiver;
@@ -337,6 +338,12 @@ describe('paths and the diff with live orders (contract 14)', () => {
     expect((await t.call('GET', '/api/v1/flows/trial-impact/diff?to=next')).status).toBe(400);
     await t.call('PUT', '/api/v1/flows/trial-unpublished', { name: 'u', graph: v1 });
     expect((await t.call('GET', '/api/v1/flows/trial-unpublished/diff')).status).toBe(409);
+    // The count reads only unfinished orders, through the partial index of migration 0021 (sequential scans off: the table is small here).
+    const plan = await t.service.ctx.db.tx(async (tx) => {
+      await tx.query('SET LOCAL enable_seqscan = off');
+      return (await tx.query(`EXPLAIN ${LIVE_ORDERS_AT_NODES_SQL}`, ['trial-impact', 1])).rows.map((r) => String(r['QUERY PLAN'])).join('\n');
+    });
+    expect(plan).toContain('orders_live_node_idx');
   });
 
   it('paths of a version and of the draft; a draft with problems is 400; a 500-node draft answers truncated within the budget', async () => {
