@@ -44,15 +44,21 @@ export interface FlowPageView {
   ok?: string | null;
 }
 
-export type FlowPathsView = { of: string; paths: OperationOutput<'getFlowPaths'>['paths']; unreachable: string[]; truncated: boolean } | { of: string; error: string };
+export type FlowPathsView = { of: string; flowId: string; paths: OperationOutput<'getFlowPaths'>['paths']; unreachable: string[]; truncated: boolean } | { of: string; error: string };
+
+/** Paths listed on the page (the API lists up to 500): a page stays readable, and small, on a wide graph. */
+const PATHS_SHOWN = 50;
 
 /** The ways an order can go through the machine (contract 14), each as its nodes and the branches taken. */
 function pathsSection(p: FlowPathsView) {
   if ('error' in p) return html`<section aria-labelledby="paths-h" data-flow-paths><h2 id="paths-h">Paths of ${p.of}</h2><p data-paths-error>${p.error}</p></section>`;
+  const shown = p.paths.slice(0, PATHS_SHOWN);
   return html`<section aria-labelledby="paths-h" data-flow-paths data-path-count="${String(p.paths.length)}" data-paths-truncated="${String(p.truncated)}">
 <h2 id="paths-h">Paths of ${p.of}</h2>
-<p>${String(p.paths.length)}${p.truncated ? ' (the first; there are more)' : ''} way${p.paths.length === 1 ? '' : 's'} an order can go through, from the trigger to an end; a loop is followed back once.</p>
-<ol class="paths">${p.paths.map(
+<p>${String(p.paths.length)}${p.truncated ? ' (the first; there are more)' : ''} way${p.paths.length === 1 ? '' : 's'} an order can go through, from the trigger to an end; a loop is followed back once.${
+    shown.length < p.paths.length ? html` The first ${String(PATHS_SHOWN)} are listed; <code>GET /api/v1/flows/${p.flowId}/paths</code> lists up to 500.` : ''
+  }</p>
+<ol class="paths">${shown.map(
     (path) => html`<li data-flow-path data-path-end="${path.end}">${path.nodes.map((id, i) => html`<code>${id}</code>${i < path.branches.length ? html` <span class="hint">${path.branches[i]} →</span> ` : ''}`)}</li>`,
   )}</ol>
 ${p.unreachable.length ? html`<p data-unreachable>No path reaches: ${p.unreachable.map((id, i) => html`${i ? ', ' : ''}<code>${id}</code>`)}.</p>` : ''}
