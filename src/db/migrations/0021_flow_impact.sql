@@ -1,3 +1,5 @@
--- Flow impact (contract 14, issue 31): the live orders of a flow version by the node where each stands, counted
--- from the unfinished orders only (src/engine/runtime/live-orders-at-nodes.ts), without reading finished ones.
-CREATE INDEX orders_live_node_idx ON orders (flow_id, flow_version, (snapshot->>'value')) WHERE status IN ('queued', 'running', 'waiting');
+-- Flow impact (contract 14, issue 31): the unfinished orders of a flow version, counted by the node where each stands
+-- (src/engine/runtime/live-orders-at-nodes.ts), found without reading the version's finished orders. The node itself
+-- (snapshot->>'value') stays out of the index: a slice that leaves the status as it was (a wait to the next wait) then
+-- changes no indexed column and can stay a HOT update; the count reads each live order's snapshot from the row.
+CREATE INDEX orders_live_version_idx ON orders (flow_id, flow_version) WHERE status IN ('queued', 'running', 'waiting');

@@ -16,7 +16,7 @@ export const LIVE_ORDERS_AT_NODES_SQL = `SELECT snapshot->>'value' AS node, coun
 /**
  * Counts by the machine state each order's snapshot stands in (`snapshot->>'value'`: the node an
  * open wait, a held step, a pending retry or a call out keeps it at). The status list is written
- * out so the planner matches the partial index `orders_live_node_idx` (migration 0021); a queued
+ * out so the planner matches the partial index `orders_live_version_idx` (migration 0021); a queued
  * order that has not started stands at no node and counts only in the total.
  */
 export async function liveOrdersAtNodes(q: Queryable, flowId: string, version: number): Promise<LiveOrdersAtNodes> {

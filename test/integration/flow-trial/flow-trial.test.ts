@@ -343,7 +343,7 @@ describe('paths and the diff with live orders (contract 14)', () => {
       await tx.query('SET LOCAL enable_seqscan = off');
       return (await tx.query(`EXPLAIN ${LIVE_ORDERS_AT_NODES_SQL}`, ['trial-impact', 1])).rows.map((r) => String(r['QUERY PLAN'])).join('\n');
     });
-    expect(plan).toContain('orders_live_node_idx');
+    expect(plan).toContain('orders_live_version_idx');
   });
 
   it('paths of a version and of the draft; a draft with problems is 400; a 500-node draft answers truncated within the budget', async () => {
