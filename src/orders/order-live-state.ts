@@ -1,10 +1,9 @@
 // The order live state of GET /api/v1/orders/:id (spec "Order live state"), projected from tables.
-import type { z } from 'zod';
 import type { Queryable } from '../db/db.js';
-import type { liveNodeSchema } from './order-schemas.js';
 import type { FlowRegistry } from '../engine/flows/flow-registry.js';
 import { fromMinor } from '../domain/money.js';
-import { toNodeRecords, type NodeRecord, type StoredNodeRecord } from '../engine/runtime/node-record.js';
+import { toNodeRecords, type StoredNodeRecord } from '../engine/runtime/node-record.js';
+import { liveEdges, liveNodes } from './live-graph.js';
 import { toOrderRow, type OrderDbRow, type OrderRow } from '../engine/runtime/order-row.js';
 import type { OrderLineDbRow } from '../commerce/order-lines-repo.js';
 import { orderSummary } from '../engine/runtime/order-summary.js';
@@ -16,23 +15,6 @@ import { returnableUnits } from '../domain/return-math.js';
 import { returnRefusal, returnWindowEndsAt } from '../domain/return-window.js';
 import { coveredUnits, payoutState, readReturnFacts, type ReturnFacts } from './return-ledger.js';
 import { openHolds } from '../engine/runtime/holds.js';
-
-export type EdgeStatus = 'pending' | 'active' | 'inactive';
-
-function edgeStatus(from: NodeRecord | undefined, branch: string): EdgeStatus {
-  if (!from) return 'pending';
-  if (from.branches.includes(branch)) return 'active';
-  if (['succeeded', 'failed', 'skipped', 'rolled_back'].includes(from.status)) return 'inactive';
-  return 'pending';
-}
-
-/** One node of the live state, as `orderLiveStateSchema` documents it. */
-type LiveNode = z.input<typeof liveNodeSchema>;
-
-/** A node's last run took this long, once it ended (contract 17): `endedAt - startedAt`; for a wait, the time it waited. */
-export function durationOf(r: Pick<NodeRecord, 'startedAt' | 'endedAt'> | undefined): number | null {
-  return r && r.startedAt !== null && r.endedAt !== null ? Math.max(0, r.endedAt - r.startedAt) : null;
-}
 
 /** Step retries the order waits out now (their durable timers), oldest due first. */
 async function pendingRetries(q: Queryable, orderId: string): Promise<{ nodeId: string; since: number; until: number }[]> {
@@ -60,32 +42,14 @@ export async function readLiveState(q: Queryable, flows: FlowRegistry, orderId: 
     // A return has no returns of its own.
     order.returnOf === null ? readReturnFacts(q, orderId) : Promise.resolve(null),
   ]);
-  const nodes: Record<string, LiveNode> = {};
-  for (const [id, c] of compiled.nodes) {
-    const r = records.get(id);
-    nodes[id] = {
-      id,
-      type: c.def.type,
-      label: c.node.label ?? null,
-      status: r?.status ?? 'pending',
-      runs: r?.runs ?? 0,
-      attempt: r?.attempt ?? 0,
-      summary: r?.summary ?? null,
-      output: r?.output ?? null,
-      error: r?.error ?? null,
-      branches: r?.branches ?? [],
-      startedAt: r?.startedAt ?? null,
-      endedAt: r?.endedAt ?? null,
-      durationMs: durationOf(r),
-    };
-  }
+  const nodes = liveNodes(compiled, records);
   const labelOf = (id: string) => compiled.nodes.get(id)?.node.label ?? id;
   // Timer waits: a delay (wait.delay, a return window) and a step's retry backoff, each with when it resumes.
   const timers = [
     ...waits.filter((w) => w.kind === 'delay' && w.deadline !== null).map((w) => ({ nodeId: w.nodeId, kind: 'delay' as const, label: labelOf(w.nodeId), since: w.since, until: w.deadline! })),
     ...retries.map((r) => ({ ...r, kind: 'retry' as const, label: labelOf(r.nodeId) })),
   ].sort((a, b) => a.until - b.until);
-  const edges = compiled.edges.map((e) => ({ from: e.from, to: e.to, branch: e.branch, status: edgeStatus(records.get(e.from), e.branch) }));
+  const edges = liveEdges(compiled, records);
   return {
     orderId: order.id,
     status: order.status,

@@ -13,6 +13,8 @@ import { agentTools } from '../application/operations/agent-tools.js';
 import { assessOrderOperation } from '../application/operations/assess-order.js';
 import { orderOverviewOperations } from '../application/operations/order-overview-operations.js';
 import { proposeFlowChangeOperation } from '../application/operations/propose-flow-change.js';
+import { flowTrialOperations } from '../application/operations/flow-trial-operations.js';
+import { FlowSimulations } from '../orders/flow-trial/flow-simulations.js';
 import { IDEMPOTENCY_PURGE_INTERVAL_MS, purgeExpiredIdempotencyKeys } from '../orders/idempotency-retention.js';
 import { purgeEndedOrderCalls } from '../engine/runtime/order-call-retention.js';
 import { webhookSealKey } from '../webhooks/subscription-store.js';
@@ -54,6 +56,8 @@ export const ordersModule: ServiceModule = async (ctx) => {
   const flows = flowOperations({ db, clock, engine, diagrams: ctx.flowDiagrams });
   const proposeFlowChange = proposeFlowChangeOperation({ db, clock, engine });
   const flowStats = flowStatsOperations({ db, clock, engine });
+  // Trying a flow (contract 14): simulations run in memory against a snapshot of the workspace's data.
+  const flowTrial = flowTrialOperations({ db, engine, simulations: new FlowSimulations({ db, clock, engine }) });
   ctx.operations.add(
     ...Object.values(orders),
     ...Object.values(overview),
@@ -69,12 +73,13 @@ export const ordersModule: ServiceModule = async (ctx) => {
           warn: (message) => logger.warn(message),
         },
       },
-      { orders, overview, assessOrder, flows, proposeFlowChange, flowStats },
+      { orders, overview, assessOrder, flows, proposeFlowChange, flowStats, flowTrial },
     ),
     assessOrder,
     ...Object.values(flows),
     proposeFlowChange,
     ...Object.values(flowStats),
+    ...Object.values(flowTrial),
     ...webhookOperations({ db, clock, sealKey }),
     ...approvalOperations({ db }),
   );

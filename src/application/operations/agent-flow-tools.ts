@@ -4,6 +4,10 @@ import { agentTool } from '../agent-tool.js';
 import { flowListRowSchema, type flowOperations } from './flow-operations.js';
 import type { proposeFlowChangeOperation } from './propose-flow-change.js';
 import type { flowStatsOperations } from './flow-stats-operations.js';
+import { diffTarget, SIMULATE_EXAMPLE, type flowTrialOperations } from './flow-trial-operations.js';
+import { simulateBodyShape } from '../../orders/flow-trial/simulation-request.js';
+import { simulationAnswerSchema } from '../../orders/flow-trial/simulation-answer.js';
+import { flowDiffSchema } from '../../orders/flow-trial/flow-impact.js';
 
 const flowId = z.string().min(1).max(100).describe('The flow id');
 
@@ -23,6 +27,7 @@ export interface FlowToolBases {
   flows: ReturnType<typeof flowOperations>;
   proposeFlowChange: ReturnType<typeof proposeFlowChangeOperation>;
   flowStats: ReturnType<typeof flowStatsOperations>;
+  flowTrial: ReturnType<typeof flowTrialOperations>;
 }
 
 /** `Wait for sellers (p95 2 d 3 h)`: the node whose finished runs took longest at p95, for the text summary. */
@@ -35,7 +40,7 @@ function slowestText(nodes: Record<string, { durationMs: { p95: number | null } 
 }
 
 export function agentFlowTools(bases: FlowToolBases) {
-  const { flows } = bases;
+  const { flows, flowTrial } = bases;
   return [
     agentTool(flows.listFlows, {
       name: 'list_flows',
@@ -107,6 +112,31 @@ export function agentFlowTools(bases: FlowToolBases) {
       summarize: bases.proposeFlowChange.summarize,
       mapIn: (input) => ({ id: input.flowId, instruction: input.instruction }),
       mapOut: (proposal) => proposal,
+    }),
+    agentTool(flowTrial.simulateFlow, {
+      name: 'simulate_flow',
+      summary: 'Try a flow on one order without keeping anything',
+      description: flowTrial.simulateFlow.description,
+      input: z.strictObject({ flowId, ...simulateBodyShape }),
+      output: simulationAnswerSchema,
+      example: { flowId: SIMULATE_EXAMPLE.id, input: SIMULATE_EXAMPLE.input, script: SIMULATE_EXAMPLE.script },
+      summarize: (o) => `Simulated ${o.flow.id}${o.flow.version === null ? ' (draft)' : ` v${o.flow.version}`}: ${o.status.replace('_', ' ')}${o.reason ? ` (${o.reason})` : ''} after ${o.path.join(' → ')}; ${o.scriptUsed} script entr${o.scriptUsed === 1 ? 'y' : 'ies'} used. Nothing was kept.`,
+      mapIn: ({ flowId: id, ...body }) => ({ id, ...body }),
+      mapOut: (answer) => answer,
+    }),
+    agentTool(flowTrial.getFlowDiff, {
+      name: 'flow_impact',
+      summary: 'What a change to a flow does to its live orders',
+      description: flowTrial.getFlowDiff.description,
+      input: z.strictObject({ flowId, from: z.number().int().positive().max(2_147_483_647).optional(), to: diffTarget.optional() }),
+      output: flowDiffSchema,
+      example: { flowId: 'tpl-marketplace-order' },
+      summarize: (o) => {
+        const touched = [...o.nodes.removed, ...o.nodes.changed.map((c) => c.id)].filter((id) => (o.liveOrders.atNode[id] ?? 0) > 0);
+        return `v${o.from} → ${o.to === 'draft' ? 'draft' : `v${o.to}`}: ${o.nodes.added.length} added, ${o.nodes.removed.length} removed, ${o.nodes.changed.length} changed; ${o.liveOrders.total} live order${o.liveOrders.total === 1 ? '' : 's'} on v${o.from}${touched.length ? `, ${touched.map((id) => `${o.liveOrders.atNode[id]} at ${id}`).join(', ')}` : ''}.`;
+      },
+      mapIn: (input) => ({ id: input.flowId, from: input.from, to: input.to }),
+      mapOut: (diff) => diff,
     }),
   ];
 }

@@ -25,6 +25,8 @@ export const AGENT_TOOL_NAMES = [
   'resolve_hold',
   'publish_flow',
   'run_stock_review',
+  'simulate_flow',
+  'flow_impact',
 ] as const;
 
 /**

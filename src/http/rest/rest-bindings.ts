@@ -187,6 +187,32 @@ export const REST_BINDINGS: readonly RestBinding[] = [
     errors: { 404: 'Unknown flow or version', 429: 'More than 4 new drawings in 10 seconds (Retry-After)' },
   },
   { operation: 'listNodeTypes', method: 'get', path: '/api/v1/node-types', success: 'Node types' },
+  // Trying a flow before it goes live (contract 14).
+  {
+    operation: 'simulateFlow',
+    method: 'post',
+    path: '/api/v1/flows/:id/simulate',
+    success: 'The simulated run in the live-state shape, with its path and the script entries used; nothing was kept',
+    errors: {
+      400: 'Invalid body, a graph with problems (as issues), a script entry that does not apply (its index), or past the budget of 1,000 slices or 2 s CPU',
+      404: 'Unknown flow or version',
+      429: 'More than 2 simulations at once or 20 per minute for this caller (Retry-After)',
+    },
+  },
+  {
+    operation: 'getFlowPaths',
+    method: 'get',
+    path: '/api/v1/flows/:id/paths',
+    success: 'The paths (at most 500) and the unreachable nodes',
+    errors: { 400: 'The draft has validation problems (one issue each)', 404: 'Unknown flow or version' },
+  },
+  {
+    operation: 'getFlowDiff',
+    method: 'get',
+    path: '/api/v1/flows/:id/diff',
+    success: 'What changed and the live orders of `from` by node',
+    errors: { 404: 'Unknown flow or version', 409: 'The flow has no published version to compare with' },
+  },
 
   // Webhook subscriptions.
   { operation: 'listWebhookSubscriptions', method: 'get', path: '/api/v1/webhook-subscriptions', success: 'Newest first' },

@@ -83,6 +83,11 @@ dl.facts dd { margin: 0; }
 .bulk [data-bulk-summary] { flex-basis: 100%; }
 progress { width: min(100%, 14rem); }
 textarea.json { width: 100%; min-height: 24rem; font-family: ui-monospace, monospace; font-size: .9em; }
+textarea.json.short { min-height: 9rem; }
+[data-impact-warning] { color: #8a1c15; font-weight: 600; }
+[data-sim-fail-list] label { margin-top: 0; }
+ol.paths { padding-left: 1.2rem; }
+ol.paths li { margin: .25rem 0; }
 .node-info { min-height: 3rem; }
 @media (max-width: 60rem) {
   /* One column: the sections of both columns are ordered on their own, what the person must act on first. */

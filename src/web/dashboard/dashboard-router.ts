@@ -31,10 +31,11 @@ import { roleAtLeast } from '../../auth/roles.js';
 import { orderFragment, orderPage } from './order-page.js';
 import { liveSections } from './order-sections.js';
 import { approvalsPage } from './approvals-page.js';
-import { flowPage, flowsPage } from './flows-page.js';
+import { flowPage, flowsPage, type FlowPathsView } from './flows-page.js';
 import { heatOf, heatParts, heatRange } from './flow-heat.js';
 import { canonicalJson } from '../../orders/canonical-json.js';
-import { flowEditorPage } from './flow-editor-page.js';
+import { flowEditorPage, type ImpactView, type SimulatePanelView } from './flow-editor-page.js';
+import { sampleInput } from './sample-input.js';
 import { STARTER_GRAPH } from './starter-graph.js';
 import { graphText } from './graph-text.js';
 import { newOrderPage, type NewOrderValues } from './new-order-page.js';
@@ -251,6 +252,22 @@ export function dashboardRouter(o: DashboardRouterOptions): Router {
     send(ctx, 200, flowsPage({ nonce: cspNonce(ctx), principal, flows }));
   });
 
+  // "New flow" (operator): the editor opens on a starter graph for an id no flow has yet; nothing is saved before the editor saves.
+  router.post('/flows', async (ctx) => {
+    const principal = await pagePrincipal(o.auth, ctx, roleOf('saveFlowDraft'));
+    if (!principal) return;
+    const field = await readForm(ctx);
+    const id = field('id').trim();
+    const refuse = async (status: number, error: string) => {
+      const { flows } = await call(ctx, principal, 'listFlows', {});
+      send(ctx, status, flowsPage({ nonce: cspNonce(ctx), principal, flows, newId: id, error }));
+    };
+    if (!/^[a-z0-9][a-z0-9_-]{0,99}$/.test(id)) return refuse(400, 'A flow id is 1 to 100 of a-z, 0-9, _ and -, starting with a letter or digit.');
+    const { flows } = await call(ctx, principal, 'listFlows', {});
+    if (flows.some((f) => f.id === id)) return refuse(409, `A flow ${id} exists already: open it from the list to edit its draft.`);
+    seeOther(ctx, `/flows/${encodeURIComponent(id)}/edit`);
+  });
+
   async function renderFlow(ctx: Context, principal: Principal, id: string, status: number, extra: { error?: string; ok?: string } = {}) {
     const detail = await call(ctx, principal, 'getFlow', { id });
     const asked = Number(ctx.query.version);
@@ -289,6 +306,14 @@ export function dashboardRouter(o: DashboardRouterOptions): Router {
       }
     }
     svg ??= drawable ? await o.diagrams.svg(drawable, caller) : null;
+    const pathsOf = chosen ? `version ${chosen.version}` : 'the draft';
+    let paths: FlowPathsView;
+    try {
+      paths = { of: pathsOf, ...(await call(ctx, principal, 'getFlowPaths', chosen ? { id, version: chosen.version } : { id })) };
+    } catch (err) {
+      if (!(err instanceof DomainError) || err.kind !== 'invalid_input') throw err;
+      paths = { of: pathsOf, error: 'The draft has problems to fix first: a graph with problems has no paths.' };
+    }
     send(
       ctx,
       code,
@@ -303,6 +328,7 @@ export function dashboardRouter(o: DashboardRouterOptions): Router {
         draftSvg,
         problems: detail.draft.problems,
         heat,
+        paths,
         ...extra,
         error,
       }),
@@ -370,7 +396,44 @@ export function dashboardRouter(o: DashboardRouterOptions): Router {
         drawingNote = `Not drawn: ${err.message}.`;
       }
     }
-    send(ctx, status, flowEditorPage({ nonce: cspNonce(ctx), principal, flowId: id, ...form, publishedVersion: flow?.flow.publishedVersion ?? null, problems, svg, drawingNote, isNew: flow === null, stepTypes, ...extra }));
+    const [simulate, impact] = await Promise.all([simulatePanel(ctx, principal, id, flow, analysis), impactOf(ctx, principal, id, flow)]);
+    send(
+      ctx,
+      status,
+      flowEditorPage({ nonce: cspNonce(ctx), principal, flowId: id, ...form, publishedVersion: flow?.flow.publishedVersion ?? null, problems, svg, drawingNote, isNew: flow === null, stepTypes, simulate, impact, ...extra }),
+    );
+  }
+
+  /** The simulate panel's starting point: a sample input for the flow's model, recent orders of the flow, the graph's steps. */
+  async function simulatePanel(ctx: Context, principal: Principal, id: string, flow: FlowDetail | null, analysis: ReturnType<typeof analyseGraph> | null): Promise<SimulatePanelView> {
+    const [{ products }, recent] = await Promise.all([
+      call(ctx, principal, 'listProducts', {}),
+      flow ? call(ctx, principal, 'listOrders', { flowId: id, limit: 10 }) : Promise.resolve({ orders: [] }),
+    ]);
+    const steps = [...(analysis?.nodes.values() ?? [])].filter((n) => n.def.kind === 'step').map((n) => ({ id: n.node.id, label: n.node.label ?? n.node.id }));
+    return {
+      inputText: JSON.stringify(sampleInput(flow?.flow ?? null, products), null, 2),
+      recentOrders: recent.orders.map((r) => ({ id: r.id, title: r.title, status: r.status })),
+      steps,
+      stepTypes: o.catalogue.list().filter((d) => d.kind === 'step').map((d) => d.type),
+    };
+  }
+
+  /** The Impact panel: the saved draft against the latest published version, with the live orders at each node it touches. */
+  async function impactOf(ctx: Context, principal: Principal, id: string, flow: FlowDetail | null): Promise<ImpactView | null> {
+    if (!flow || flow.flow.publishedVersion === null) return null;
+    const diff = await call(ctx, principal, 'getFlowDiff', { id });
+    const at = (nodeId: string) => diff.liveOrders.atNode[nodeId] ?? 0;
+    return {
+      from: diff.from,
+      total: diff.liveOrders.total,
+      rows: [
+        ...diff.nodes.removed.map((nodeId) => ({ nodeId, change: 'removed' as const, fields: [], liveOrders: at(nodeId) })),
+        ...diff.nodes.changed.map((c) => ({ nodeId: c.id, change: 'changed' as const, fields: c.fields, liveOrders: at(c.id) })),
+        ...diff.nodes.added.map((nodeId) => ({ nodeId, change: 'added' as const, fields: [], liveOrders: 0 })),
+      ],
+      edges: { added: diff.edges.added.length, removed: diff.edges.removed.length },
+    };
   }
 
   router.get('/flows/:id/edit', async (ctx) => {

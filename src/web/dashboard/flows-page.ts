@@ -8,14 +8,19 @@ import { diagramBox } from './diagram-box.js';
 /** A flow as `listFlows` answers it. */
 export type FlowRowView = OperationOutput<'listFlows'>['flows'][number];
 
-export function flowsPage(o: { nonce: string; principal: Principal; flows: FlowRowView[] }): string {
+export function flowsPage(o: { nonce: string; principal: Principal; flows: FlowRowView[]; newId?: string; error?: string | null }): string {
+  const operator = roleAtLeast(o.principal.role, 'operator');
   return page({
     title: 'Flows',
     nonce: o.nonce,
     principal: o.principal,
     live: true,
     wide: true,
-    body: html`<div class="table-wrap"><table><thead><tr><th scope="col">Flow</th><th scope="col">Published</th><th scope="col">Orders active</th><th scope="col" class="hide-narrow">Nodes (draft)</th><th scope="col" class="hide-narrow">Model</th><th scope="col" class="hide-narrow">Updated</th></tr></thead>
+    body: html`${notice('error', o.error)}${
+      operator
+        ? html`<form method="post" action="/flows" class="filters" data-new-flow><div><label for="new-flow-id">Flow id</label><input id="new-flow-id" name="id" value="${o.newId ?? ''}" required maxlength="100" placeholder="my-first-flow" aria-describedby="new-flow-hint"></div><button type="submit" class="primary" data-new-flow-button>New flow</button><p class="hint" id="new-flow-hint">Opens the editor on a starter graph (a trigger, an approval and its ends); nothing is saved until you save it. How to write and try a flow: <code>docs/flows.md</code>.</p></form>`
+        : ''
+    }<div class="table-wrap"><table><thead><tr><th scope="col">Flow</th><th scope="col">Published</th><th scope="col">Orders active</th><th scope="col" class="hide-narrow">Nodes (draft)</th><th scope="col" class="hide-narrow">Model</th><th scope="col" class="hide-narrow">Updated</th></tr></thead>
 <tbody>${o.flows.map((f) => {
       const running = f.activeOrders?.running ?? 0;
       const waiting = f.activeOrders?.waiting ?? 0;
@@ -43,8 +48,31 @@ export interface FlowPageView {
   problems: { nodeId?: string; message: string }[];
   /** The heat view's range form, legend and table (contract 17), when `?view=heat`. */
   heat?: { form: Html; legend: Html; table: Html } | null;
+  /** The paths of the shown version (or of the draft before the first publish), or why there are none. */
+  paths: FlowPathsView;
   error?: string | null;
   ok?: string | null;
+}
+
+export type FlowPathsView = { of: string; flowId: string; paths: OperationOutput<'getFlowPaths'>['paths']; unreachable: string[]; truncated: boolean } | { of: string; error: string };
+
+/** Paths listed on the page (the API lists up to 500): a page stays readable, and small, on a wide graph. */
+const PATHS_SHOWN = 50;
+
+/** The ways an order can go through the machine (contract 14), each as its nodes and the branches taken. */
+function pathsSection(p: FlowPathsView) {
+  if ('error' in p) return html`<section aria-labelledby="paths-h" data-flow-paths><h2 id="paths-h">Paths of ${p.of}</h2><p data-paths-error>${p.error}</p></section>`;
+  const shown = p.paths.slice(0, PATHS_SHOWN);
+  return html`<section aria-labelledby="paths-h" data-flow-paths data-path-count="${String(p.paths.length)}" data-paths-truncated="${String(p.truncated)}">
+<h2 id="paths-h">Paths of ${p.of}</h2>
+<p>${String(p.paths.length)}${p.truncated ? ' (the first; there are more)' : ''} way${p.paths.length === 1 ? '' : 's'} an order can go through, from the trigger to an end; a loop is followed back once.${
+    shown.length < p.paths.length ? html` The first ${String(PATHS_SHOWN)} are listed; <code>GET /api/v1/flows/${p.flowId}/paths</code> lists up to 500.` : ''
+  }</p>
+<ol class="paths">${shown.map(
+    (path) => html`<li data-flow-path data-path-end="${path.end}">${path.nodes.map((id, i) => html`<code>${id}</code>${i < path.branches.length ? html` <span class="hint">${path.branches[i]} →</span> ` : ''}`)}</li>`,
+  )}</ol>
+${p.unreachable.length ? html`<p data-unreachable>No path reaches: ${p.unreachable.map((id, i) => html`${i ? ', ' : ''}<code>${id}</code>`)}.</p>` : ''}
+</section>`;
 }
 
 export function flowPage(o: FlowPageView): string {
@@ -80,6 +108,7 @@ ${heat ? heat.table : ''}
       )}</ul></details>`
 }
 </section>
+${pathsSection(o.paths)}
 <section aria-labelledby="draft-h"><h2 id="draft-h">Draft</h2>
 ${
   o.draftSvg === null

@@ -31,7 +31,7 @@ describe('MCP tools (contract section 11)', () => {
   it('tools/list shows each caller the tools its role may use, with input and output schemas, and never chat', async () => {
     const names = async (role: string) => (await (await clientAs(tokens[role])).listTools()).tools.map((tool) => tool.name).sort();
     const viewer = await names('viewer');
-    expect(viewer).toEqual(['assess_order', 'find_orders', 'find_products', 'flow_stats', 'get_flow', 'get_order', 'list_flows', 'needs_attention']);
+    expect(viewer).toEqual(['assess_order', 'find_orders', 'find_products', 'flow_impact', 'flow_stats', 'get_flow', 'get_order', 'list_flows', 'needs_attention', 'simulate_flow']);
     expect(await names('approver')).toEqual([...viewer, 'decide_approval'].sort());
     const operator = await names('operator');
     for (const tool of ['place_order', 'deliver_event', 'cancel_order', 'publish_flow', 'run_stock_review', 'propose_flow_change']) expect(operator).toContain(tool);

@@ -6,8 +6,16 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { importChain, importGraph, runtimePackageImports } from '../../support/import-graph.js';
 
-/** The files that must not reach the database: every node type, and the pure decision core of the engine. */
-const PURE = (file: string) => file.startsWith('nodes/') || /^engine\/run\/decide[^/]*\.ts$/.test(file) || file.startsWith('engine/run/core/');
+/**
+ * The files that must not reach the database: every node type, the pure decision core of the engine, and a simulation's
+ * host and ports (issue 31: a simulation reads its snapshot first, then runs its steps with no connection at all).
+ */
+const PURE = (file: string) =>
+  file.startsWith('nodes/') ||
+  /^engine\/run\/decide[^/]*\.ts$/.test(file) ||
+  file.startsWith('engine/run/core/') ||
+  file.startsWith('engine/simulation/') ||
+  file.startsWith('commerce/simulated-ports/');
 
 /** A chain from `file` to a module of the database layer or one loading `pg`, or null. */
 function databaseChains(root: string): string[] {
@@ -38,7 +46,7 @@ afterAll(() => {
 });
 
 describe('steps reach data only through ports', () => {
-  it('no node type and no part of the decision core loads the database client, directly or through what it imports', () => {
+  it('no node type, no part of the decision core and nothing of a simulation (its host, its ports) loads the database client, directly or through what it imports', () => {
     expect(databaseChains(path.resolve('src'))).toEqual([]);
   });
 
@@ -54,6 +62,16 @@ describe('steps reach data only through ports', () => {
       'engine/run/decide.ts': "import pg from 'pg';\nexport const d = pg;\n",
     });
     expect(databaseChains(root).sort()).toEqual(['engine/run/decide.ts', 'nodes/step.ts -> commerce/stock-repo.ts'].sort());
+  });
+
+  it('fails on a simulated port that reads through a repository, and on a simulation host that opens the database', () => {
+    const root = plant({
+      'commerce/simulated-ports/simulated-stock-port.ts': "import { r } from '../stock-repo.js';\nexport const s = r;\n",
+      'commerce/stock-repo.ts': "import pg from 'pg';\nexport const r = pg;\n",
+      'engine/simulation/simulated-run.ts': "import { db } from '../../db/db.js';\nexport const h = db;\n",
+      'db/db.ts': "import pg from 'pg';\nexport const db = pg;\n",
+    });
+    expect(databaseChains(root).sort()).toEqual(['commerce/simulated-ports/simulated-stock-port.ts -> commerce/stock-repo.ts', 'engine/simulation/simulated-run.ts -> db/db.ts'].sort());
   });
 
   it('keeps quiet on type-only imports of row types and on ports', () => {

@@ -4,6 +4,7 @@
 // where the order is). No inline script or style.
 import type { OperationOutput } from '../../../application/operation-types.js';
 import type { ErrorResponse } from '../../../transport/http-errors.js';
+import { initSimulatePanel } from './flow-trial.js';
 
 /** Spec "Limits": the dashboard undo window, when decisions close before the timeout, when the countdown shows. */
 const UNDO_MS = 5_000;
@@ -809,6 +810,8 @@ const flowRoot = document.querySelector<HTMLElement>('[data-flow-diagram-page]')
 if (flowRoot) initFlowPage(flowRoot);
 const editor = document.querySelector<HTMLFormElement>('form[data-flow-editor]');
 if (editor) initFlowEditor(editor);
+const simulatePanel = document.querySelector<HTMLElement>('[data-simulate-panel]');
+if (simulatePanel) initSimulatePanel(simulatePanel);
 const bulk = document.querySelector<HTMLFormElement>('form[data-bulk-form]');
 if (bulk) initBulk(bulk);
 const batchesRoot = document.querySelector<HTMLElement>('[data-batches-list]');
