@@ -135,7 +135,11 @@ export function importChain(graph: ImportGraph, start: string, isTarget: (file: 
       for (let at: string | null = file; at !== null; at = previous.get(at) ?? null) chain.unshift(at);
       return chain;
     }
-    for (const next of graph.get(file) ?? []) if (!previous.has(next)) (previous.set(next, file), queue.push(next));
+    for (const next of graph.get(file) ?? []) {
+      if (previous.has(next)) continue;
+      previous.set(next, file);
+      queue.push(next);
+    }
   }
   return null;
 }

@@ -1,7 +1,7 @@
 // The draft editor (/flows/<id>/edit, operator): the graph as JSON, checked on every change with the drawing redrawn beside it; the
 // impact of publishing on live orders; a simulation of one order drawn on the diagram (contract 14); save, publish.
 import type { Principal } from '../../auth/principal.js';
-import { html, notice, page, raw, type Html } from '../../transport/html.js';
+import { html, notice, page, type Html } from '../../transport/html.js';
 import { diagramBox } from './diagram-box.js';
 
 export interface FlowEditorView {

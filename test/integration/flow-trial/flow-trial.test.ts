@@ -64,7 +64,7 @@ describe('simulating the marketplace flow (contract 14)', () => {
     expect(sim.path).toEqual([
       'start', 'price', 'fraud', 'authorize', 'split', 'notify_sellers',
       'acceptance_loop', 'wait_sellers', 'record_answer', 'acceptance_loop', 'wait_sellers', 'record_answer',
-      'reserve', 'ship', 'capture', 'return_window', 'wait_returns', 'payout', 'completed',
+      'reserve', 'ship', 'capture', 'return_window', 'wait_returns', 'returns_check', 'payout', 'completed',
     ]);
     expect(sim.vars.payouts).toEqual([{ sellerId: 'seller_acme', net: 79.2 }, { sellerId: 'seller_bolt', net: 179.1 }]);
     expect(sim.order.total).toBe(314);
