@@ -8,8 +8,6 @@
 import { randomUUID } from 'node:crypto';
 import type { PoolClient } from 'pg';
 import { COMPILER_VERSION, type CompiledFlow } from '../compiler.js';
-import { isExternalCall, type ExternalCall, type StepContext, type StepResult } from '../node-type.js';
-import { isTerminalFailure } from '../../domain/errors.js';
 import type { CachedRead } from '../../db/transaction-read-cache.js';
 import type { ReferenceVersion } from '../../db/reference-cache.js';
 import type { NewTimer } from '../scheduler/timer-store.js';
@@ -23,10 +21,10 @@ import type { WaitRow } from '../runtime/waits.js';
 import type { HoldRow } from '../runtime/holds.js';
 import { decide } from './decide.js';
 import { isIoEffect, type IoEffect } from './effects.js';
-import type { EffectResult, RunCommand, StepFailure } from './run-input.js';
+import type { EffectResult, RunCommand } from './run-input.js';
 import { openRunState, type RunOrder, type RunState } from './run-state.js';
 import { StepInvoker, type InvokerDeps } from './step-invoker.js';
-import { undoBody } from './undo-body.js';
+import { performEffect } from './perform-effect.js';
 
 /** Upper bound of effects one slice performs: a flow that never waits is a bug, not a workload. */
 const MAX_EFFECTS_PER_SLICE = 10_000;
@@ -44,16 +42,6 @@ export interface SliceState {
   referenceVersion?: ReferenceVersion | null;
   /** Rows the command wrote or read already (a new order's lines), entered in the slice's read cache. */
   seeds?: readonly CachedRead[];
-}
-
-/** Why a body failed, as decide reads it: the message, whether a retry can help, and what it carried. */
-function failureOf(err: unknown): StepFailure {
-  const failure: StepFailure = { message: err instanceof Error ? err.message : String(err), terminal: isTerminalFailure(err) };
-  const carried = typeof err === 'object' && err !== null ? (err as { output?: unknown; retryAfterMs?: unknown }) : {};
-  // An external step's failure may carry what it got back (http.call: `{ status, body, attempts }`).
-  if (carried.output !== undefined) failure.output = carried.output;
-  if (typeof carried.retryAfterMs === 'number') failure.retryAfterMs = carried.retryAfterMs;
-  return failure;
 }
 
 export class RunHost {
@@ -122,41 +110,9 @@ export class RunHost {
     }
   }
 
-  /** Runs the body an I/O effect names and answers with its outcome. */
-  private async perform(effect: IoEffect): Promise<EffectResult> {
-    const compiled = this.flow.nodes.get(effect.nodeId);
-    if (!compiled) throw new Error(`node ${effect.nodeId} is not in flow ${this.flow.flowKey}`);
-    const { def, params } = compiled;
-    if (effect.type === 'runStep') {
-      let body: (ctx: StepContext<unknown>) => Promise<StepResult | ExternalCall> | StepResult | ExternalCall;
-      if (effect.phase === 'run') {
-        const run = def.run?.bind(def);
-        if (!run) throw new Error(`node type ${def.type} has no run()`);
-        body = run;
-      } else {
-        const answer = def.answer?.bind(def);
-        if (!answer) throw new Error(`node type ${def.type} made a call but has no answer()`);
-        const { answer: received } = effect;
-        body = (ctx) => answer(ctx, received);
-      }
-      const out = await this.invoker.invoke(this.state, effect.nodeId, effect.attempt, effect.phase, body);
-      if ('threw' in out) return { type: 'stepFailed', failure: failureOf(out.threw) };
-      const result = out.ok;
-      return isExternalCall(result) ? { type: 'stepCalled', request: result.call } : { type: 'stepDone', result };
-    }
-    const rec = this.state.nodes.get(effect.nodeId);
-    const attempt = rec?.attempt ?? 0;
-    if (effect.type === 'undo') {
-      const undo = undoBody(def, params, effect.mode);
-      if (!undo) throw new Error(`node type ${def.type} has nothing to undo`);
-      const out = await this.invoker.invoke(this.state, effect.nodeId, attempt, 'undo', undo);
-      if ('threw' in out) return { type: 'undoFailed', message: failureOf(out.threw).message };
-      return { type: 'undone', call: isExternalCall(out.ok) ? out.ok.call : null };
-    }
-    const abandon = def.abandon?.bind(def);
-    if (!abandon) throw new Error(`node type ${def.type} has no abandon()`);
-    const out = await this.invoker.invoke(this.state, effect.nodeId, attempt, 'abandon', abandon);
-    return 'threw' in out ? { type: 'abandonFailed', message: failureOf(out.threw).message } : { type: 'abandoned' };
+  /** Runs the body an I/O effect names through the slice's invoker and answers with its outcome. */
+  private perform(effect: IoEffect): Promise<EffectResult> {
+    return performEffect(this.flow, this.state, effect, (nodeId, attempt, phase, body) => this.invoker.invoke(this.state, nodeId, attempt, phase, body));
   }
 
   /** Whether decide changed, added or dropped a node record since the slice opened. */

@@ -19,12 +19,7 @@ import { StalePreparedPlan } from '../runtime/stale-prepared-plan.js';
 import { StepSavepointNeeded } from '../runtime/step-savepoint-needed.js';
 import type { RunState } from './run-state.js';
 import { stepView } from './step-view.js';
-
-/** Which body: a step's `run`, its `answer` to a call, an undo (`compensate`/`cancel`), an `abandon`. */
-export type BodyPhase = 'run' | 'answer' | 'undo' | 'abandon';
-
-/** How a body ended: its value, or what it threw (a failure of the body, already rolled back to its savepoint). */
-export type Invocation<T> = { ok: T } | { threw: unknown };
+import type { BodyPhase, Invocation } from './perform-effect.js';
 
 export interface InvokerDeps {
   clock: Clock;

@@ -8,15 +8,15 @@
 // `respond` for that node or with 200 {}, as the call executor would answer it after the commit.
 import { randomUUID } from 'node:crypto';
 import type { CompiledFlow } from '../compiler.js';
-import { isExternalCall, type ExternalAnswer, type ExternalCall, type StepContext, type StepResult } from '../node-type.js';
-import { DomainError, isTerminalFailure, ValidationError } from '../../domain/errors.js';
+import type { ExternalAnswer, StepContext } from '../node-type.js';
+import { DomainError, ValidationError } from '../../domain/errors.js';
 import { decide } from '../run/decide.js';
 import { isIoEffect, type Effect, type IoEffect } from '../run/effects.js';
 import { approvalWait, eventWait } from '../run/input-match.js';
-import type { EffectResult, RunCommand, StepFailure } from '../run/run-input.js';
+import type { EffectResult, RunCommand } from '../run/run-input.js';
 import { openRunState, type RunState } from '../run/run-state.js';
 import { stepView } from '../run/step-view.js';
-import { undoBody } from '../run/undo-body.js';
+import { performEffect, type Invocation } from '../run/perform-effect.js';
 import { CALL_TIMER_KIND, type CallRow } from '../runtime/order-calls.js';
 import { isFinished, type OrderRow } from '../runtime/order-row.js';
 import { SliceRecord } from '../runtime/slice-record.js';
@@ -47,17 +47,6 @@ export interface SimulatedCall {
   status: number;
   /** True when a script `respond` entry answered it; false for the default 200 {}. */
   scripted: boolean;
-}
-
-type Invocation<T> = { ok: T } | { threw: unknown };
-
-/** Why a body failed, as decide reads it (the same reading as the run host's). */
-function failureOf(err: unknown): StepFailure {
-  const failure: StepFailure = { message: err instanceof Error ? err.message : String(err), terminal: isTerminalFailure(err) };
-  const carried = typeof err === 'object' && err !== null ? (err as { output?: unknown; retryAfterMs?: unknown }) : {};
-  if (carried.output !== undefined) failure.output = carried.output;
-  if (typeof carried.retryAfterMs === 'number') failure.retryAfterMs = carried.retryAfterMs;
-  return failure;
 }
 
 /** A script entry that cannot be applied to the run as it stands: 400 naming its index. */
@@ -244,39 +233,9 @@ export class SimulatedRun {
     for (const call of record.calls) this.calls.set(call.id, { ...call, status: 'pending' });
   }
 
-  /** Runs the body an I/O effect names (as RunHost.perform) and answers with its outcome. */
-  private async perform(effect: IoEffect): Promise<EffectResult> {
-    const compiled = this.flow.nodes.get(effect.nodeId);
-    if (!compiled) throw new Error(`node ${effect.nodeId} is not in flow ${this.flow.flowKey}`);
-    const { def, params } = compiled;
-    if (effect.type === 'runStep') {
-      let body: (ctx: StepContext<unknown>) => Promise<StepResult | ExternalCall> | StepResult | ExternalCall;
-      if (effect.phase === 'run') {
-        const run = def.run?.bind(def);
-        if (!run) throw new Error(`node type ${def.type} has no run()`);
-        body = run;
-      } else {
-        const answer = def.answer?.bind(def);
-        if (!answer) throw new Error(`node type ${def.type} made a call but has no answer()`);
-        const { answer: received } = effect;
-        body = (ctx) => answer(ctx, received);
-      }
-      const out = await this.invoke(effect.nodeId, effect.attempt, body);
-      if ('threw' in out) return { type: 'stepFailed', failure: failureOf(out.threw) };
-      return isExternalCall(out.ok) ? { type: 'stepCalled', request: out.ok.call } : { type: 'stepDone', result: out.ok };
-    }
-    const attempt = this.state.nodes.get(effect.nodeId)?.attempt ?? 0;
-    if (effect.type === 'undo') {
-      const undo = undoBody(def, params, effect.mode);
-      if (!undo) throw new Error(`node type ${def.type} has nothing to undo`);
-      const out = await this.invoke(effect.nodeId, attempt, undo);
-      if ('threw' in out) return { type: 'undoFailed', message: failureOf(out.threw).message };
-      return { type: 'undone', call: isExternalCall(out.ok) ? out.ok.call : null };
-    }
-    const abandon = def.abandon?.bind(def);
-    if (!abandon) throw new Error(`node type ${def.type} has no abandon()`);
-    const out = await this.invoke(effect.nodeId, attempt, abandon);
-    return 'threw' in out ? { type: 'abandonFailed', message: failureOf(out.threw).message } : { type: 'abandoned' };
+  /** Runs the body an I/O effect names (as the run host does, performEffect) over the simulated world. */
+  private perform(effect: IoEffect): Promise<EffectResult> {
+    return performEffect(this.flow, this.state, effect, (nodeId, attempt, _phase, body) => this.invoke(nodeId, attempt, body));
   }
 
   /** One body with its ports over the simulated world, its writes taken back when it throws. */

@@ -1,10 +1,9 @@
 // Issue 29's rule that steps reach data only through their ports: nothing a node type (or the decision core) loads
 // at run time opens the database client, directly or through another module. Checked on src/ and on planted trees.
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { importChain, importGraph, runtimePackageImports } from '../../support/import-graph.js';
+import { plantedTrees } from '../../support/planted-trees.js';
 
 /**
  * The files that must not reach the database: every node type, the pure decision core of the engine, and a simulation's
@@ -31,19 +30,9 @@ function databaseChains(root: string): string[] {
   return out;
 }
 
-const planted: string[] = [];
-function plant(files: Record<string, string>): string {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'db-reach-'));
-  planted.push(root);
-  for (const [file, text] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
-    fs.writeFileSync(path.join(root, file), text);
-  }
-  return root;
-}
-afterAll(() => {
-  for (const root of planted) fs.rmSync(root, { recursive: true, force: true });
-});
+const trees = plantedTrees('db-reach-');
+const plant = trees.plant;
+afterAll(() => trees.removeAll());
 
 describe('steps reach data only through ports', () => {
   it('no node type, no part of the decision core and nothing of a simulation (its host, its ports) loads the database client, directly or through what it imports', () => {

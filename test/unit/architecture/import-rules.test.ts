@@ -1,10 +1,9 @@
 // The layer rules of docs/architecture.md, checked on src/ in every run: no import cycle (type imports included),
 // and inner layers import no outer one. The check itself is tested on planted trees.
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { importCycles, importGraph, layerViolations, packageImports, type LayerRule } from '../../support/import-graph.js';
+import { plantedTrees } from '../../support/planted-trees.js';
 
 /** The composition root and what only it wires (metrics, request timing): no other layer imports them. */
 const ROOT = ['server', 'observability'] as const;
@@ -44,19 +43,9 @@ const LAYER_RULES: readonly LayerRule[] = [
   { from: 'notifications', notInto: [...EDGES, 'application', 'channels'], why: 'notification delivery is a feature its module wires; it reuses webhook delivery' },
 ];
 
-const planted: string[] = [];
-function plant(files: Record<string, string>): string {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'oo-imports-'));
-  planted.push(root);
-  for (const [file, text] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
-    fs.writeFileSync(path.join(root, file), text);
-  }
-  return root;
-}
-afterAll(() => {
-  for (const root of planted) fs.rmSync(root, { recursive: true, force: true });
-});
+const trees = plantedTrees('oo-imports-');
+const plant = trees.plant;
+afterAll(() => trees.removeAll());
 
 describe('the import check (tested on planted trees)', () => {
   it('finds a cycle made only of type imports', () => {
