@@ -32,7 +32,9 @@ afterAll(async () => {
 /** Every table's row count, every stock level and the two number sequences: what "nothing changed" is checked against. */
 async function databaseState() {
   const { db } = t.service.ctx;
-  const { rows: tables } = await db.query<{ tablename: string }>(`SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename`);
+  // The flow_stats_* tables are derived by a background worker from what earlier real orders wrote, and move on
+  // their own; a simulation writes none of what they are derived from (the outbox and timeline are counted).
+  const { rows: tables } = await db.query<{ tablename: string }>(`SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename NOT LIKE 'flow\\_stats\\_%' ORDER BY tablename`);
   const counts: Record<string, number> = {};
   for (const { tablename } of tables) counts[tablename] = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM "${tablename}"`)).rows[0].n;
   const stock = (await db.query('SELECT sku, location_id, on_hand, reserved FROM stock_levels ORDER BY sku, location_id')).rows;
