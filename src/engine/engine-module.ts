@@ -9,6 +9,7 @@ import { initSetting } from '../db/settings-store.js';
 import { createCatalogue, type Catalogue } from './catalogue.js';
 import type { NodeTypeDef } from './node-type.js';
 import type { StepPortsFactory } from './step-store.js';
+import type { OrderSubject } from './order-subject.js';
 import { FlowStore } from './flows/flow-store.js';
 import { FlowRegistry } from './flows/flow-registry.js';
 import { publishBuiltinFlows } from './flows/builtin-flows.js';
@@ -51,6 +52,8 @@ export interface EngineOptions {
   nodeTypes: readonly NodeTypeDef[];
   /** Builds the ports steps receive (`ctx.ports`) over each slice's store: the host hands in its plug-ins' ports. */
   ports: StepPortsFactory;
+  /** The order's business side (its facts in the orders row, the summary events carry, where they are filed): the host's, as its ports are. */
+  subject: OrderSubject;
   /** Publish machines/*.json at start (default true). */
   builtinFlows?: boolean;
   /** How external steps reach the world (the service passes outbound HTTP); without one every call fails. */
@@ -103,6 +106,7 @@ export async function createEngine(ctx: EngineHost, options: EngineOptions): Pro
     clock: ctx.clock,
     flows: registry,
     ports: options.ports,
+    subject: options.subject,
     onTimers: (timers) => void scheduler.notify(timers.map((t) => ({ id: t.id, dueAt: t.dueAt, kind: t.kind, orderId: t.orderId ?? null }))).catch(() => undefined),
     onOutbox: () => outbox.wake(),
     probe,

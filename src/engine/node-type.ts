@@ -16,22 +16,19 @@ export interface RetryPolicy {
 /** The retry policy a step gets when its type declares none. */
 export const DEFAULT_RETRY_POLICY: RetryPolicy = Object.freeze({ attempts: 3, backoffMs: 1000, factor: 2 });
 
-/** The order as a step sees it; amounts are integer minor units. */
+/**
+ * The order as a step sees it: the run's fields here, and the facts the host's OrderSubject reads
+ * (order-subject.ts), which a plug-in names by declaration merging
+ * (`declare module '../engine/node-type.js' { interface OrderView extends CommerceOrderFacts {} }`).
+ */
 export interface OrderView {
   id: string;
-  model: string;
-  channel: string;
-  currency: string;
-  externalId: string | null;
-  title: string | null;
-  customerId: string | null;
-  subtotal: number;
-  tax: number;
-  total: number;
+  flowId: string;
+  flowVersion: number;
+  generation: number;
+  instanceId: string;
   input: Record<string, unknown>;
   meta: Record<string, unknown>;
-  /** The order a return gives units back to (contract 18): its payment refunds, its payouts net; null for any other order. */
-  returnOf?: string | null;
   [k: string]: unknown;
 }
 
@@ -101,12 +98,6 @@ export interface StepResult {
   vars?: Record<string, unknown>;
   summary?: string;
   emit?: { event: string; data?: Record<string, unknown> };
-  /**
-   * New order totals (minor units) when the step re-totalled the order (pricing, a partial
-   * acceptance): the slice writes them with the orders row. Steps never update the orders row
-   * themselves; this is the one typed way they change it.
-   */
-  totals?: { subtotal: number; tax: number; total: number };
 }
 
 /** What a wait node asks the host to open: an inbox row, an event listener or a timer. */

@@ -1,5 +1,6 @@
 // What a step's ports run on (the slice's transaction, reads and writes told apart) and the ports a step receives.
 import type { Queryable } from '../db/db.js';
+import type { OrderFacts } from './order-subject.js';
 
 /**
  * The run store as a slice lends it to the host's port implementations, never to a step: the
@@ -19,6 +20,21 @@ export interface StepStore {
    * runtime's reference cache at the slice's reference version; straight from `load` without one.
    */
   reference<R>(table: string, keys: readonly string[], load: (missing: string[]) => Promise<R[]>, keyOf: (row: R) => string): Promise<R[]>;
+  /** The slice's order facts (the host's business fields): read, and changed without a statement of their own. */
+  readonly order: SliceOrder;
+}
+
+/**
+ * The order's facts as one slice holds them (read with the lock by the host's OrderSubject). A port
+ * changes them here (pricing re-totals the order); the slice writes the changed ones in its one
+ * update of the orders row, and the next bodies of the slice see them in `ctx.order`. A body that
+ * throws leaves them as they were before it.
+ */
+export interface SliceOrder {
+  readonly orderId: string;
+  readonly facts: OrderFacts;
+  /** Replaces some facts of order `orderId` (only the slice's own order can change). */
+  change(orderId: string, patch: OrderFacts): void;
 }
 
 /**

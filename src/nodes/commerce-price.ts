@@ -41,9 +41,9 @@ export const commercePrice: NodeTypeDef<NoParams> = {
     }
     await orderLines.setPrices(order.id, prices);
     const totals = computeTotals(pricedLines, settings.taxRate);
+    orderLines.setTotals(order.id, totals);
     return {
       branch: 'ok',
-      totals,
       output: {
         priced,
         kept: lines.length - priced.length,

@@ -51,14 +51,14 @@ export const commerceSellerAccept: NodeTypeDef<SellerAcceptParams> = {
       if (before.status !== next.status) await sellerOrders.setStatus(next.id, next.status, next.reason ?? null, now);
     }
     let total = order.total;
-    let totals: StepResult['totals'];
     if (result.branch === 'partial') {
       // The rejected sellers' lines leave the order; tax is recomputed on the new subtotal.
       const rejected = new Set(result.rejectedSellers);
       const lines = await orderLines.read(order.id);
       await orderLines.drop(order.id, lines.filter((l) => l.sellerId !== null && rejected.has(l.sellerId)).map((l) => l.lineNo));
       const kept = lines.filter((l) => l.sellerId === null || !rejected.has(l.sellerId)).map(pricedLine);
-      totals = computeTotals(kept, (await settings.read()).taxRate);
+      const totals = computeTotals(kept, (await settings.read()).taxRate);
+      orderLines.setTotals(order.id, totals);
       total = totals.total;
     }
     const answer = params.mode === 'from_event' ? (payload as Record<string, unknown>) : null;
@@ -70,7 +70,6 @@ export const commerceSellerAccept: NodeTypeDef<SellerAcceptParams> = {
     if (result.branch === 'partial') summaryParts.push(`dropped ${result.rejectedSellers.join(', ')}; new total ${moneyText(total, order.currency)}`);
     return {
       branch: result.branch,
-      totals,
       output: {
         mode: params.mode,
         answer: answer ? { sellerId: answer.sellerId, decision: answer.decision, reason: answer.reason ?? null } : null,

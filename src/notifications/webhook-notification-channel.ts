@@ -3,8 +3,8 @@
 import { createHash } from 'node:crypto';
 import type { Db, Queryable } from '../db/db.js';
 import type { Clock } from '../platform/clock.js';
-import { readOrder } from '../engine/runtime/order-row.js';
-import { orderSummary } from '../engine/runtime/order-summary.js';
+import { readOrder } from '../orders/order-row.js';
+import { orderSummary } from '../commerce/order-summary.js';
 import { subscriptionForSigning } from '../webhooks/subscription-store.js';
 import { signatureHeader } from '../webhooks/signature.js';
 import { postOutbound, type OutboundPostOptions } from '../webhooks/outbound-post.js';
@@ -71,7 +71,7 @@ export class WebhookNotificationChannel implements NotificationChannel {
         occurredAt: message.createdAt,
         orderId: message.orderId,
         data: {
-          order: order ? orderSummary(order) : null,
+          order: order ? orderSummary(order.id, order) : null,
           notification: {
             id: message.id,
             nodeId: message.nodeId,

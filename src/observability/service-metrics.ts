@@ -3,7 +3,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import type { Pool } from 'pg';
 import type { Queryable } from '../db/db.js';
 import type { DeliveryObservation, SliceObservation, TimerObservation } from '../engine/engine-probe.js';
-import { isFinished } from '../engine/runtime/order-row.js';
+import { isFinished } from '../engine/runtime/run-row.js';
 import { BATCH_STATES } from '../batches/batch-view.js';
 import type { CountedDurations } from '../orders/flow-stats-worker.js';
 

@@ -4,7 +4,7 @@ import { notFound } from '../domain/errors.js';
 import { fraudScore } from '../domain/fraud-score.js';
 import { convertMinor } from '../domain/fx.js';
 import type { ShipTo } from '../domain/ship-to.js';
-import { FINISHED_STATUSES, isFinished } from '../engine/runtime/order-row.js';
+import { FINISHED_STATUSES, isFinished } from '../engine/runtime/run-row.js';
 import type { AssessedOrder, PastOrder, PastSellerOrder } from './order-assessment.js';
 
 /** Most comparable orders (and seller orders) read, newest first: enough for stable rates, bounded work per call. */

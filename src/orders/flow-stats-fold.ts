@@ -17,7 +17,7 @@
 import type { NodeKind } from '../engine/node-type.js';
 import type { NodeRecord } from '../engine/runtime/node-record.js';
 import type { TimelineEntry } from '../engine/runtime/timeline.js';
-import { FINISHED_STATUSES } from '../engine/runtime/order-row.js';
+import { FINISHED_STATUSES } from '../engine/runtime/run-row.js';
 
 /** The graph facts the fold needs of a published version. */
 export interface StatsGraph {

@@ -4,7 +4,8 @@ import type { CachedRead } from '../db/transaction-read-cache.js';
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../db/db.js';
 import { COMPILER_VERSION } from '../engine/compiler.js';
-import { toOrderRow, type OrderDbRow, type OrderRow } from '../engine/runtime/order-row.js';
+import type { OrderDbRow } from './order-row.js';
+import type { CommerceOrderFacts } from '../commerce/commerce-order.js';
 import { parseReferenceVersion, REFERENCE_VERSION_SQL, type ReferenceVersion } from '../db/reference-cache.js';
 
 export interface NewOrderLine {
@@ -16,21 +17,11 @@ export interface NewOrderLine {
   locationId: string | null;
 }
 
-export interface NewOrder {
+/** A new order: its run's start (flow, input, meta, vars), its facts, its lines and where it came from. */
+export interface NewOrder extends Omit<CommerceOrderFacts, 'returnOf'> {
   id: string;
   flowId: string;
   flowVersion: number;
-  model: string;
-  channel: string;
-  externalId: string | null;
-  title: string | null;
-  customerId: string | null;
-  contactEmail: string | null;
-  currency: string;
-  fxRate: number;
-  subtotalMinor: number;
-  taxMinor: number;
-  totalMinor: number;
   input: Record<string, unknown>;
   meta: Record<string, unknown>;
   vars: Record<string, unknown>;
@@ -47,17 +38,24 @@ export function newOrderId(): string {
   return `ord_${randomUUID().replace(/-/g, '').slice(0, 24)}`;
 }
 
+/** A recorded order as the engine's first slice takes it: the row as stored, the reference version, the lines' reads. */
+export interface RecordedOrder {
+  row: OrderDbRow;
+  referenceVersion: ReferenceVersion | null;
+  seeds: CachedRead[];
+}
+
 /**
  * Writes the order row, its lines and its origin in one statement (data-modifying WITH: the
  * lines' and origin's foreign keys are checked at the end of the statement, after the row) and
- * answers the row as stored, which the first slice runs on, with the reference data's version
+ * answers the row as stored, which the first slice runs on (the engine reads it as the lock does), with the reference data's version
  * (reference-cache.ts) read by the same statement.
  */
 export async function insertOrder(
   q: Queryable,
   o: NewOrder,
   now: number,
-): Promise<{ order: OrderRow; referenceVersion: ReferenceVersion | null; seeds: CachedRead[] }> {
+): Promise<RecordedOrder> {
   const lines = o.lines.map((l, i) => ({ line_no: i + 1, sku: l.sku, name: l.name, qty: l.qty, unit_price_minor: l.unitPriceMinor, seller_id: l.sellerId, location_id: l.locationId }));
   const { rows } = await q.query<OrderDbRow & { reference_version: unknown }>(
     `WITH o AS (
@@ -76,11 +74,12 @@ export async function insertOrder(
      SELECT o.*, ${REFERENCE_VERSION_SQL} AS reference_version FROM o`,
     [
       o.id, o.flowId, o.flowVersion, o.model, o.channel, o.externalId, o.title, o.customerId, o.contactEmail, o.currency,
-      o.fxRate, o.subtotalMinor, o.taxMinor, o.totalMinor, JSON.stringify(o.input), JSON.stringify(o.meta), randomUUID(),
+      o.fxRate, o.subtotal, o.tax, o.total, JSON.stringify(o.input), JSON.stringify(o.meta), randomUUID(),
       COMPILER_VERSION, JSON.stringify(o.vars), o.restartedFrom ?? null, now,
       JSON.stringify(lines), JSON.stringify(o.origin?.startVars ?? {}), o.origin?.startedBy ?? null, o.returnOf ?? null,
     ],
   );
   // The lines just written are what the first slice's steps read first: they start in its read cache.
-  return { order: toOrderRow(rows[0]), referenceVersion: parseReferenceVersion(rows[0].reference_version), seeds: [newOrderLinesRead(o.id, lines)] };
+  const { reference_version, ...row } = rows[0];
+  return { row, referenceVersion: parseReferenceVersion(reference_version), seeds: [newOrderLinesRead(o.id, lines)] };
 }

@@ -1,6 +1,6 @@
 // GET /api/v1/orders: newest first by (created_at, id), keyset pages, filters, the spec's "Order list row".
 import type { Queryable } from '../db/db.js';
-import type { OrderStatus } from '../engine/runtime/order-row.js';
+import type { OrderStatus } from '../engine/runtime/run-row.js';
 import { fromMinor } from '../domain/money.js';
 import { fingerprint } from './idempotency.js';
 import { decodeCursor, encodeCursor, type ListPosition } from './list-cursor.js';

@@ -4,13 +4,13 @@ import type { FlowRegistry } from '../engine/flows/flow-registry.js';
 import { fromMinor } from '../domain/money.js';
 import { toNodeRecords, type StoredNodeRecord } from '../engine/runtime/node-record.js';
 import { liveEdges, liveNodes } from './live-graph.js';
-import { toOrderRow, type OrderDbRow, type OrderRow } from '../engine/runtime/order-row.js';
-import type { OrderLineDbRow } from '../commerce/order-lines-repo.js';
-import { orderSummary } from '../engine/runtime/order-summary.js';
+import { toOrderRow, type OrderDbRow, type OrderRow } from './order-row.js';
+import { readOrderLines } from '../commerce/order-lines-repo.js';
+import { liveOrder, liveWaits } from './live-order.js';
 import { readTimeline } from '../engine/runtime/timeline.js';
 import { openWaits } from '../engine/runtime/waits.js';
 import { TIMER_KINDS } from '../engine/run/run-timers.js';
-import { isFinished } from '../engine/runtime/order-row.js';
+import { isFinished } from '../engine/runtime/run-row.js';
 import { returnableUnits } from '../domain/return-math.js';
 import { returnRefusal, returnWindowEndsAt } from '../domain/return-window.js';
 import { coveredUnits, payoutState, readReturnFacts, type ReturnFacts } from './return-ledger.js';
@@ -37,7 +37,7 @@ export async function readLiveState(q: Queryable, flows: FlowRegistry, orderId: 
     openWaits(q, orderId),
     openHolds(q, orderId),
     readTimeline(q, orderId),
-    q.query<OrderLineDbRow>('SELECT * FROM order_lines WHERE order_id = $1 ORDER BY line_no', [orderId]),
+    readOrderLines(q, orderId, { includeDropped: true }),
     isFinished(order.status) ? Promise.resolve([]) : pendingRetries(q, orderId),
     // A return has no returns of its own.
     order.returnOf === null ? readReturnFacts(q, orderId) : Promise.resolve(null),
@@ -54,40 +54,11 @@ export async function readLiveState(q: Queryable, flows: FlowRegistry, orderId: 
     orderId: order.id,
     status: order.status,
     reason: order.reason,
-    order: {
-      ...orderSummary(order),
-      contactEmail: order.contactEmail,
-      flowId: order.flowId,
-      flowVersion: order.flowVersion,
-      input: order.input,
-      meta: order.meta,
-      restartedFrom: order.restartedFrom,
-      returnOf: order.returnOf,
-      lines: lines.rows.map((l) => ({
-        sku: l.sku,
-        name: l.name,
-        qty: l.qty,
-        unitPrice: l.unit_price_minor === null ? null : fromMinor(Number(l.unit_price_minor), order.currency),
-        sellerId: l.seller_id,
-        locationId: l.location_id,
-        dropped: l.dropped,
-      })),
-      createdAt: order.createdAt,
-    },
+    order: { ...liveOrder(order, { flowVersion: order.flowVersion, restartedFrom: order.restartedFrom }, lines), returnOf: order.returnOf },
     flow: { id: order.flowId, version: order.flowVersion, name: version.name, graph: version.graph },
     nodes,
     edges,
-    // Delays hold the run too (status waiting, listed in waitingOn) but are neither approvals nor events.
-    waits: waits.filter((w): w is typeof w & { kind: 'approval' | 'event' } => w.kind !== 'delay').map((w) => ({
-      nodeId: w.nodeId,
-      kind: w.kind,
-      title: w.title,
-      event: w.event,
-      assignee: w.assignee,
-      amount: w.amountMinor === null ? null : fromMinor(w.amountMinor, order.currency),
-      deadline: w.deadline,
-      since: w.since,
-    })),
+    waits: liveWaits(waits, order.currency),
     timers,
     // Held steps (contract 16): each waits for an operator's retry or rollback.
     holds: holds.map((h) => ({ nodeId: h.nodeId, title: h.title, error: h.error, since: h.since })),

@@ -1,6 +1,6 @@
 // The order's view schemas (list row, live state, command results): what every transport answers, named for OpenAPI.
 import { z } from 'zod';
-import { FINISHED_STATUSES } from '../engine/runtime/order-row.js';
+import { FINISHED_STATUSES } from '../engine/runtime/run-row.js';
 
 export const ORDER_STATUSES = ['queued', 'running', 'waiting', ...FINISHED_STATUSES] as const;
 

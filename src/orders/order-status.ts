@@ -2,7 +2,7 @@
 import type { Queryable } from '../db/db.js';
 import { openWaits, type WaitRow } from '../engine/runtime/waits.js';
 import { openHolds, type HoldRow } from '../engine/runtime/holds.js';
-import type { OrderStatus } from '../engine/runtime/order-row.js';
+import type { OrderStatus } from '../engine/runtime/run-row.js';
 
 export interface OrderStatusRow {
   status: OrderStatus;

@@ -1,5 +1,5 @@
 // Restart (contract section 4): a new order with the same input on the same flow version, linked by restartedFrom.
-import { readOrder } from '../engine/runtime/order-row.js';
+import { readOrder } from './order-row.js';
 import { conflict, notFound } from '../domain/errors.js';
 import { orderInputSchema, type OrderInput } from '../domain/order-input-schema.js';
 import type { IdempotencyClaim } from './idempotency.js';

@@ -3,7 +3,7 @@ import type { Queryable } from '../db/db.js';
 import type { CoveredUnits, ReturnableLine } from '../domain/return-math.js';
 import type { CompiledFlow } from '../engine/compiler.js';
 import type { NodeRecord } from '../engine/runtime/node-record.js';
-import type { OrderStatus } from '../engine/runtime/order-row.js';
+import type { OrderStatus } from '../engine/runtime/run-row.js';
 
 /** One line of a return as `order_returns.lines` keeps it: units of the parent's line `lineNo` and their refund. */
 export interface StoredReturnLine {

@@ -2,7 +2,7 @@
 import type { Db } from '../db/db.js';
 import type { Engine } from '../engine/engine-module.js';
 import type { OrderChange } from '../engine/runtime/order-runtime.js';
-import { isFinished } from '../engine/runtime/order-row.js';
+import { isFinished } from '../engine/runtime/run-row.js';
 import { DomainError } from '../domain/errors.js';
 import type { Logger } from '../logging/logger.js';
 
@@ -42,7 +42,8 @@ export class ReturnLinks {
   async follow(change: OrderChange): Promise<void> {
     if (!isFinished(change.status)) return;
     try {
-      if (change.returnOf) await this.wake(change.returnOf, change.orderId, change.status);
+      // The change's related order is a return's order (the orders subject says so: order-subject.ts).
+      if (change.related) await this.wake(change.related, change.orderId, change.status);
       else if (change.status !== 'completed') await this.cancelReturnsOf(change.orderId, change.status);
     } catch (err) {
       this.deps.logger.warn({ err: (err as Error).message, orderId: change.orderId }, 'return link follow-up failed');

@@ -3,13 +3,9 @@
 import type { Db, Queryable } from '../db/db.js';
 import type { Clock } from '../platform/clock.js';
 import type { Engine } from '../engine/engine-module.js';
-import { insertOrder, newOrderId, type NewOrderLine } from './new-order.js';
-import type { OrderRow } from '../engine/runtime/order-row.js';
-import type { ReferenceVersion } from '../db/reference-cache.js';
+import { insertOrder, newOrderId, type RecordedOrder } from './new-order.js';
+import { orderFromInput } from './order-from-input.js';
 import type { OrderInput } from '../domain/order-input-schema.js';
-import { fxRate } from '../domain/fx.js';
-import { toMinor } from '../domain/money.js';
-import { computeTotals } from '../domain/order-totals.js';
 import { claimIdempotencyKey, type IdempotencyClaim } from './idempotency.js';
 import { readStartContext } from './start-context.js';
 import { storeOrderDocument } from './order-documents.js';
@@ -75,26 +71,10 @@ export async function startOrder(deps: OrderServiceDeps, cmd: StartOrderCommand,
 }
 
 /** Writes the order row and everything that belongs to it, answering the row (and the reference version); throws 409 / 400 before writing anything. */
-async function recordOrder(tx: Queryable, deps: OrderServiceDeps, orderId: string, cmd: StartOrderCommand, options: StartOrderOptions): Promise<{ order: OrderRow; referenceVersion: ReferenceVersion | null }> {
+async function recordOrder(tx: Queryable, deps: OrderServiceDeps, orderId: string, cmd: StartOrderCommand, options: StartOrderOptions): Promise<RecordedOrder> {
   refuseReturnFlow(cmd.flowId);
   const { flowVersion, settings } = await readStartContext(tx, cmd.flowId, cmd.version);
-  const { input } = cmd;
-  const rate = fxRate(input.currency, settings.exchangeRates);
-  const lines: NewOrderLine[] = (input.lines ?? []).map((l) => ({
-    sku: l.sku,
-    name: l.name ?? null,
-    qty: l.qty,
-    unitPriceMinor: l.unitPrice === undefined ? null : toMinor(l.unitPrice, input.currency),
-    sellerId: l.sellerId ?? null,
-    locationId: l.locationId ?? null,
-  }));
-  // Totals from the prices given; the flow's price step fills the missing ones and re-totals.
-  const totals = computeTotals(
-    lines.filter((l) => l.unitPriceMinor !== null).map((l) => ({ unitPriceMinor: l.unitPriceMinor!, qty: l.qty })),
-    settings.taxRate,
-  );
-  // The document text lives in order_documents, not in every read of the order.
-  const { documentText, ...stored } = input;
+  const { facts, lines, stored, documentText } = orderFromInput(cmd.input, settings);
   const now = deps.clock.now();
   const recorded = await insertOrder(
     tx,
@@ -102,19 +82,9 @@ async function recordOrder(tx: Queryable, deps: OrderServiceDeps, orderId: strin
       id: orderId,
       flowId: cmd.flowId,
       flowVersion,
-      model: input.model,
-      channel: input.channel,
-      externalId: input.externalId ?? null,
-      title: input.title ?? null,
-      customerId: input.customerId ?? null,
-      contactEmail: input.contact?.email ?? null,
-      currency: input.currency,
-      fxRate: rate,
-      subtotalMinor: totals.subtotal,
-      taxMinor: totals.tax,
-      totalMinor: totals.total,
+      ...facts,
       input: stored,
-      meta: (input.meta ?? {}),
+      meta: cmd.input.meta ?? {},
       vars: cmd.vars ?? {},
       lines,
       restartedFrom: options.restartedFrom ?? null,

@@ -4,11 +4,10 @@ import { DomainError, notFound, ValidationError } from '../domain/errors.js';
 import { planReturn, type ReturnPart, type ReturnRequestLine } from '../domain/return-math.js';
 import { returnRefusal } from '../domain/return-window.js';
 import { fromMinor } from '../domain/money.js';
-import { toOrderRow, type OrderDbRow, type OrderRow } from '../engine/runtime/order-row.js';
+import { toOrderRow, type OrderDbRow, type OrderRow } from './order-row.js';
 import { toNodeRecords, type StoredNodeRecord } from '../engine/runtime/node-record.js';
-import type { ReferenceVersion } from '../db/reference-cache.js';
 import { claimIdempotencyKey, type IdempotencyClaim } from './idempotency.js';
-import { insertOrder, newOrderId } from './new-order.js';
+import { insertOrder, newOrderId, type RecordedOrder } from './new-order.js';
 import { readStartContext } from './start-context.js';
 import { coveredUnits, payoutState, readReturnFacts, shippedFrom } from './return-ledger.js';
 import type { OrderServiceDeps } from './start-order.js';
@@ -60,7 +59,7 @@ async function recordReturn(
   returnId: string,
   cmd: StartReturnCommand,
   startedBy: string,
-): Promise<{ order: OrderRow; referenceVersion: ReferenceVersion | null }> {
+): Promise<RecordedOrder> {
   const { rows } = await tx.query<OrderDbRow & { nodes: Record<string, StoredNodeRecord> | null }>('SELECT * FROM orders WHERE id = $1 FOR UPDATE', [cmd.orderId]);
   if (!rows[0]) throw notFound('Order');
   const parent = toOrderRow(rows[0]);
@@ -118,9 +117,9 @@ function returnOrder(parent: OrderRow, returnId: string, flowVersion: number, pl
     contactEmail: parent.contactEmail,
     currency: c,
     fxRate: parent.fxRate,
-    subtotalMinor: subtotal,
-    taxMinor: plan.amountMinor - subtotal,
-    totalMinor: plan.amountMinor,
+    subtotal,
+    tax: plan.amountMinor - subtotal,
+    total: plan.amountMinor,
     input: {
       returnOf: parent.id,
       model: parent.model,

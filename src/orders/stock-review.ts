@@ -3,7 +3,7 @@ import type { Db } from '../db/db.js';
 import type { Clock } from '../platform/clock.js';
 import type { OrderRuntime } from '../engine/runtime/order-runtime.js';
 import { insertOrder, newOrderId } from './new-order.js';
-import { FINISHED_STATUSES } from '../engine/runtime/order-row.js';
+import { FINISHED_STATUSES } from '../engine/runtime/run-row.js';
 
 /** The flow every reorder runs on. */
 export const REORDER_FLOW_ID = 'tpl-reorder';
@@ -88,9 +88,9 @@ export async function runStockReview(deps: StockReviewDeps): Promise<StockReview
           contactEmail: null,
           currency: 'USD',
           fxRate: 1,
-          subtotalMinor: 0,
-          taxMinor: 0,
-          totalMinor: 0,
+          subtotal: 0,
+          tax: 0,
+          total: 0,
           input: {
             model: 'replenishment',
             channel: 'schedule',

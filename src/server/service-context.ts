@@ -67,7 +67,7 @@ export interface StartOptions {
    * Engine options (built-in flows on/off, a call transport); `nodeTypes` are added to the built-in ones (tests' own),
    * and `ports` to the commerce ports (the ports tests' own node types use).
    */
-  engine?: Partial<Omit<EngineOptions, 'ports'>> & { ports?: (store: StepStore) => Partial<StepPorts> };
+  engine?: Partial<Omit<EngineOptions, 'ports' | 'subject'>> & { ports?: (store: StepStore) => Partial<StepPorts> };
   /** A2A options (how long a request follows its order, place_order start slots and their wait; tests change them). */
   a2a?: { followMs?: number; placeSlots?: number; placeWaitMs?: number };
   /** The batch worker's lease, poll and recovery periods (docs/batches.md; tests shorten them). */

@@ -10,7 +10,7 @@ export class OrderChangeFeed {
   private readonly onChange = (change: OrderChange | undefined) => {
     if (change && typeof change.orderId === 'string') this.notify(change.orderId);
     // A return's change shows on its order's page too (its returns section).
-    if (change && typeof change.returnOf === 'string') this.notify(change.returnOf);
+    if (change && typeof change.related === 'string') this.notify(change.related);
   };
 
   constructor(private readonly changes: EventEmitter) {}

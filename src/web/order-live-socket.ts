@@ -9,7 +9,7 @@ import type { Principal } from '../auth/principal.js';
 import type { Db } from '../db/db.js';
 import type { Engine } from '../engine/engine-module.js';
 import type { Logger } from '../logging/logger.js';
-import { readOrder } from '../engine/runtime/order-row.js';
+import { readOrder } from '../orders/order-row.js';
 import { sameOriginRequest, CROSS_SITE_MESSAGE } from '../transport/browser-protections.js';
 import { toErrorResponse } from '../transport/http-errors.js';
 import { zodIssues } from '../lib/zod-issues.js';

@@ -37,7 +37,7 @@ export async function startEngineHarness(options: TestServiceOptions = {}): Prom
         db,
         {
           id, flowId, flowVersion: version, model: 'b2c', channel: 'api', externalId: null, title: 'Test order', customerId: null,
-          contactEmail: null, currency: 'USD', fxRate: 1, subtotalMinor: 1000, taxMinor: 0, totalMinor: 1000, input: {}, meta: {},
+          contactEmail: null, currency: 'USD', fxRate: 1, subtotal: 1000, tax: 0, total: 1000, input: {}, meta: {},
           vars: {}, lines: [], ...extra,
         },
         now(),

@@ -1,5 +1,5 @@
 // Port `returns`: what steps need of returns (contract 18): an order's open returns, and the order a return's refund is sent for.
-import type { OrderSummary } from '../../engine/runtime/order-summary.js';
+import type { OrderSummary } from '../order-summary.js';
 
 export interface ReturnsPort {
   /** The returns of `orderId` that have not ended (queued, running, waiting), oldest first. Reads only. */

@@ -1,5 +1,6 @@
 // The commerce ports of a simulation: every port of src/commerce/ports over one in-memory ledger, as a simulated world for the engine.
 import type { SimulatedWorld } from '../../engine/simulation/simulated-world.js';
+import type { SliceOrder } from '../../engine/step-store.js';
 import type { CommercePorts } from '../ports/commerce-ports.js';
 import type { CommerceSnapshot, SimulatedOrderData } from './commerce-snapshot.js';
 import { SimulatedLedger } from './simulated-ledger.js';
@@ -21,11 +22,12 @@ import { simulatedSettingsPort } from './simulated-settings-port.js';
 import { simulatedShipmentsPort } from './simulated-shipments-port.js';
 import { simulatedStockPort } from './simulated-stock-port.js';
 
-export function simulatedCommercePorts(ledger: SimulatedLedger): CommercePorts {
+/** The ports over `ledger`; `order` holds the simulated order's facts (what `orderLines.setTotals` changes). */
+export function simulatedCommercePorts(ledger: SimulatedLedger, order: SliceOrder): CommercePorts {
   return {
     settings: simulatedSettingsPort(ledger),
     catalogue: simulatedCataloguePort(ledger),
-    orderLines: simulatedOrderLinesPort(ledger),
+    orderLines: simulatedOrderLinesPort(ledger, order),
     customers: simulatedCustomersPort(ledger),
     digitalGoods: simulatedDigitalGoodsPort(ledger),
     documents: simulatedDocumentsPort(ledger),
@@ -48,5 +50,5 @@ export function simulatedCommercePorts(ledger: SimulatedLedger): CommercePorts {
 /** A simulated world over a fresh ledger copied from the snapshot: the ports, and each body's writes taken back when it throws. */
 export function simulatedCommerceWorld(snapshot: CommerceSnapshot, order: SimulatedOrderData): SimulatedWorld & { ledger: SimulatedLedger } {
   const ledger = new SimulatedLedger(snapshot, order);
-  return { ledger, ports: simulatedCommercePorts(ledger), atomically: (body) => ledger.atomically(body) };
+  return { ledger, ports: (facts) => simulatedCommercePorts(ledger, facts), atomically: (body) => ledger.atomically(body) };
 }

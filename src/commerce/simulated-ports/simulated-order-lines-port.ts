@@ -1,6 +1,7 @@
-// Port `orderLines` in a simulation: the simulated order's lines in memory (prices, sellers, locations, dropped, appended).
+// Port `orderLines` in a simulation: the simulated order's lines in memory (prices, sellers, locations, dropped, appended) and its totals.
 import type { OrderLineRow } from '../order-lines-repo.js';
 import type { OrderLinesPort } from '../ports/order-lines-port.js';
+import type { SliceOrder } from '../../engine/step-store.js';
 import type { SimLine, SimulatedLedger } from './simulated-ledger.js';
 
 /** A line as readOrderLines answers it (a copy: a step never holds the ledger's row). */
@@ -8,7 +9,8 @@ function toLine(l: SimLine): OrderLineRow {
   return { lineNo: l.lineNo, sku: l.sku, name: l.name, qty: l.qty, unitPriceMinor: l.unitPriceMinor, sellerId: l.sellerId, locationId: l.locationId, dropped: l.dropped };
 }
 
-export function simulatedOrderLinesPort(ledger: SimulatedLedger): OrderLinesPort {
+/** `order` is the simulated order's facts as the run holds them (the totals a step sets go there). */
+export function simulatedOrderLinesPort(ledger: SimulatedLedger, order: SliceOrder): OrderLinesPort {
   const byNo = (orderId: string, lineNo: number) => ledger.linesOf(orderId).find((l) => l.lineNo === lineNo);
   return {
     read: (orderId, opts) =>
@@ -49,5 +51,6 @@ export function simulatedOrderLinesPort(ledger: SimulatedLedger): OrderLinesPort
         ledger.insert(ledger.lines, { orderId, lineNo: ++next, sku: l.sku, name: l.name, qty: l.qty, unitPriceMinor: l.unitPriceMinor, sellerId: null, locationId: null, dropped: false });
       return Promise.resolve();
     },
+    setTotals: (orderId, { subtotal, tax, total }) => order.change(orderId, { subtotal, tax, total }),
   };
 }

@@ -1,4 +1,4 @@
-// The shared read ports over a slice's store: workspace settings, catalogue and the order's lines.
+// The shared ports over a slice's store: workspace settings, catalogue, and the order's lines and totals.
 import type { StepStore } from '../../engine/step-store.js';
 import { catalogueSkus, locationsById, productsBySku, sellersById } from '../catalogue-repo.js';
 import { appendLines, dropLines, readOrderLines, setLineLocation, setLinePrices, setLineSellers } from '../order-lines-repo.js';
@@ -28,5 +28,6 @@ export function orderLinesPort(store: StepStore): OrderLinesPort {
     setLocation: (orderId, lineNo, locationId) => setLineLocation(store.writer, orderId, lineNo, locationId),
     drop: (orderId, lineNos) => dropLines(store.writer, orderId, lineNos),
     append: (orderId, lines) => appendLines(store.writer, orderId, lines),
+    setTotals: (orderId, { subtotal, tax, total }) => store.order.change(orderId, { subtotal, tax, total }),
   };
 }

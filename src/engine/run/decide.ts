@@ -13,7 +13,7 @@ import { initialTransition, transition } from 'xstate';
 import { FINAL_STATES, type CompiledFlow, type CompiledNode, type FlowEvent } from '../compiler.js';
 import { DEFAULT_RETRY_POLICY, type ExternalAnswer, type ExternalRequest, type RetryPolicy, type StepContext, type StepResult, type WaitResolution } from '../node-type.js';
 import { CALL_TIMER_KIND, callId, callTimerId, idempotencyKey, type CallPurpose, type CallRow } from '../runtime/order-calls.js';
-import { isFinished, type OrderStatus } from '../runtime/order-row.js';
+import { isFinished, type OrderStatus } from '../runtime/run-row.js';
 import { decideFailure, decideUndoAnswer, restingStatus, undoOrder } from '../runtime/run-decisions.js';
 import type { WaitRow } from '../runtime/waits.js';
 import { sameHold, type HoldRow, type HoldStatus } from '../runtime/holds.js';
@@ -310,7 +310,7 @@ function failStep(d: RunDraft, nodeId: string, terminal: boolean): void {
   d.agenda.unshift(...next, { do: 'send', event: { type: 'step.failed', nodeId, terminal } });
 }
 
-/** A finished step (or a resolved wait): its record, the run's vars and totals, the timeline, the event it emits. */
+/** A finished step (or a resolved wait): its record, the run's vars, the timeline, the event it emits. */
 function completeNode(d: RunDraft, nodeId: string, result: StepResult): void {
   const def = d.compiled(nodeId).def;
   const rec = d.node(nodeId);
@@ -324,7 +324,6 @@ function completeNode(d: RunDraft, nodeId: string, result: StepResult): void {
   d.order.stepSeq += 1;
   rec.doneSeq = d.order.stepSeq;
   d.setVars(result.vars);
-  if (result.totals) Object.assign(d.order, { subtotal: result.totals.subtotal, tax: result.totals.tax, total: result.totals.total });
   if (def.kind !== 'logic') d.note('node.succeeded', result.summary ?? `${d.label(nodeId)} done (${result.branch})`, nodeId, { branch: result.branch });
   if (result.emit) d.emit({ event: result.emit.event, nodeId, run: rec.runs, data: { node: { id: nodeId, type: def.type, output: result.output ?? null }, ...result.emit.data } });
 }

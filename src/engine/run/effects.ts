@@ -6,7 +6,7 @@ import type { OutboxEvent } from '../runtime/outbox.js';
 import type { TimelineEntry } from '../runtime/timeline.js';
 import type { WaitRow } from '../runtime/waits.js';
 import type { HoldKey, HoldRow, HoldStatus } from '../runtime/holds.js';
-import type { OrderStatus } from '../runtime/order-row.js';
+import type { OrderStatus } from '../runtime/run-row.js';
 
 /** How a completed step is undone: on rollback (`compensate`) or on cancel (`cancel`, else `compensate`). */
 export type UndoMode = 'compensate' | 'cancel';

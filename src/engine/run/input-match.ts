@@ -6,7 +6,7 @@
 import type { WaitRow } from '../runtime/waits.js';
 import type { HoldRow } from '../runtime/holds.js';
 import type { CallRow } from '../runtime/order-calls.js';
-import { isFinished } from '../runtime/order-row.js';
+import { isFinished } from '../runtime/run-row.js';
 import { awaitsAnswer } from '../runtime/run-decisions.js';
 import type { FiredTimer } from './run-input.js';
 import { currentNode, type RunState } from './run-state.js';

@@ -12,8 +12,8 @@ import type { CachedRead } from '../../db/transaction-read-cache.js';
 import type { ReferenceVersion } from '../../db/reference-cache.js';
 import type { NewTimer } from '../scheduler/timer-store.js';
 import type { NodeRecord } from '../runtime/node-record.js';
-import type { OrderRow } from '../runtime/order-row.js';
-import { orderSummary } from '../runtime/order-summary.js';
+import type { RunRow } from '../runtime/run-row.js';
+import type { OrderSubject } from '../order-subject.js';
 import { outboxRows } from '../runtime/outbox.js';
 import { SliceRecord } from '../runtime/slice-record.js';
 import { sliceWriteStatement } from '../runtime/slice-write.js';
@@ -22,14 +22,18 @@ import type { HoldRow } from '../runtime/holds.js';
 import { decide } from './decide.js';
 import { isIoEffect, type IoEffect } from './effects.js';
 import type { EffectResult, RunCommand } from './run-input.js';
-import { openRunState, type RunOrder, type RunState } from './run-state.js';
+import { openRunState, withFacts, type RunOrder, type RunState } from './run-state.js';
+import { SliceFacts } from './slice-facts.js';
 import { StepInvoker, type InvokerDeps } from './step-invoker.js';
 import { performEffect } from './perform-effect.js';
 
 /** Upper bound of effects one slice performs: a flow that never waits is a bug, not a workload. */
 const MAX_EFFECTS_PER_SLICE = 10_000;
 
-export type SliceDeps = InvokerDeps;
+export interface SliceDeps extends InvokerDeps {
+  /** The order's business side (the host's): the summary events carry, where they are filed, the columns of changed facts. */
+  subject: OrderSubject;
+}
 
 /** What the command read with the lock (order-lock.ts) besides the order row. */
 export interface SliceState {
@@ -54,14 +58,17 @@ export class RunHost {
     readonly flow: CompiledFlow,
     private readonly invoker: StepInvoker,
     private readonly deps: SliceDeps,
+    /** The order's facts the slice's ports read and change (written with the orders row). */
+    private readonly facts: SliceFacts,
   ) {
     this.openedNodes = state.nodes;
   }
 
   /** Opens a slice over a locked order row, with its node records and open waits as the command read them. */
-  static open(tx: PoolClient, order: OrderRow, flow: CompiledFlow, deps: SliceDeps, opened: SliceState): RunHost {
-    const invoker = new StepInvoker(tx, flow, deps, opened.referenceVersion ?? null, opened.seeds ?? []);
-    return new RunHost(openRunState(flow, order, opened.nodes, opened.waits, opened.holds ?? []), flow, invoker, deps);
+  static open(tx: PoolClient, order: RunRow, flow: CompiledFlow, deps: SliceDeps, opened: SliceState): RunHost {
+    const facts = new SliceFacts(order.id, order.facts);
+    const invoker = new StepInvoker(tx, flow, deps, opened.referenceVersion ?? null, opened.seeds ?? [], facts);
+    return new RunHost(openRunState(flow, order, opened.nodes, opened.waits, opened.holds ?? []), flow, invoker, deps, facts);
   }
 
   /** The run as decide left it. */
@@ -107,6 +114,8 @@ export class RunHost {
       for (const effect of effects) if (!isIoEffect(effect)) this.record.apply(effect);
       if (!state.awaiting) return;
       input = await this.perform(state.awaiting);
+      // What the body's ports changed of the order is what the next decision and body see.
+      this.state = withFacts(this.state, this.facts.facts);
     }
   }
 
@@ -126,9 +135,12 @@ export class RunHost {
   /** Writes everything the slice changed in one statement (slice-write.ts); the caller commits. Returns the outbox ids written. */
   async flush(): Promise<string[]> {
     const { order, snapshot, waits, holds } = this.state;
+    const { subject } = this.deps;
     const label = (nodeId: string) => this.flow.nodes.get(nodeId)?.node.label ?? nodeId;
-    // The list row's waiting-on: the open waits, then a held step's title (contract 16).
-    const outbox = outboxRows(order.id, order.generation, this.record.events, { ...orderSummary(order) });
+    const outbox = outboxRows(order.id, order.generation, this.record.events, subject.summary(order.id, order.facts), (event, data) =>
+      subject.fileEvent ? subject.fileEvent(order.id, order.facts, event, data) : { data },
+    );
+    const changed = this.facts.changed();
     const statement = sliceWriteStatement({
       orderId: order.id,
       now: this.now(),
@@ -150,15 +162,15 @@ export class RunHost {
         compilerVersion: COMPILER_VERSION,
         vars: order.vars,
         rollback: order.rollback,
+        // The list row's waiting-on: the open waits, then a held step's title (contract 16).
         waitingOn: [...waits.map((w) => w.title ?? w.nodeId), ...holds.map((h) => h.title)],
         waitingAt: [...waits.map((w) => label(w.nodeId)), ...holds.map((h) => label(h.nodeId))],
         waitingSince: waits.length || holds.length ? Math.min(...waits.map((w) => w.since), ...holds.map((h) => h.since)) : null,
         stepSeq: order.stepSeq,
-        subtotal: order.subtotal,
-        tax: order.tax,
-        total: order.total,
         instanceId: order.instanceId,
         generation: order.generation,
+        // The facts the steps' ports changed, in the host's columns (none: the row's own are left alone).
+        columns: Object.keys(changed).length ? subject.columns(changed) : {},
       },
     });
     await this.invoker.sql(statement);

@@ -2,7 +2,7 @@
 import type { CompiledFlow, FlowEvent, FlowMachine } from '../compiler.js';
 import type { ExternalAnswer } from '../node-type.js';
 import type { NodeRecord } from '../runtime/node-record.js';
-import type { OrderRow, OrderStatus } from '../runtime/order-row.js';
+import type { OrderStatus, RunRow } from '../runtime/run-row.js';
 import type { WaitRow } from '../runtime/waits.js';
 import type { HoldRow } from '../runtime/holds.js';
 import type { IoEffect, UndoMode } from './effects.js';
@@ -12,10 +12,11 @@ export type FlowSnapshot = ReturnType<FlowMachine['resolveState']>;
 
 /**
  * The orders row as the run sees it. decide changes only the run's fields: status, reason, vars,
- * stepSeq, generation, instanceId, rollback, started and the totals (subtotal, tax, total); the
- * rest is what steps read of the order. The snapshot lives in RunState.snapshot.
+ * stepSeq, generation, instanceId, rollback and started. `facts` (the host's business side) it
+ * carries unread into what steps and waits see; the host replaces them when a step's port changed
+ * them (slice-facts.ts). The snapshot lives in RunState.snapshot.
  */
-export type RunOrder = Readonly<Omit<OrderRow, 'snapshot'>>;
+export type RunOrder = Readonly<Omit<RunRow, 'snapshot'>>;
 
 /** The failure that ended the run: the order's reason and the order.failed payload. */
 export interface RunFailure {
@@ -65,7 +66,7 @@ export interface RunState {
 /** The state of an order as its command read it with the lock: the snapshot rehydrated against its flow. */
 export function openRunState(
   flow: CompiledFlow,
-  order: OrderRow,
+  order: RunRow,
   nodes: ReadonlyMap<string, NodeRecord>,
   waits: readonly WaitRow[],
   holds: readonly HoldRow[] = [],
@@ -81,6 +82,11 @@ export function openRunState(
     agenda: [],
     awaiting: null,
   };
+}
+
+/** The state with the order's facts as the host holds them now (the same state when they did not change). */
+export function withFacts(state: RunState, facts: RunOrder['facts']): RunState {
+  return state.order.facts === facts ? state : { ...state, order: { ...state.order, facts } };
 }
 
 /** The node the machine stands at (null before the start and once it ended). */

@@ -18,6 +18,7 @@ import { SliceStore } from '../runtime/slice-store.js';
 import { StalePreparedPlan } from '../runtime/stale-prepared-plan.js';
 import { StepSavepointNeeded } from '../runtime/step-savepoint-needed.js';
 import type { RunState } from './run-state.js';
+import type { SliceFacts } from './slice-facts.js';
 import { stepView } from './step-view.js';
 import type { BodyPhase, Invocation } from './perform-effect.js';
 
@@ -48,8 +49,10 @@ export class StepInvoker {
     private readonly deps: InvokerDeps,
     referenceVersion: ReferenceVersion | null,
     seeds: readonly CachedRead[],
+    /** The order's facts as the slice holds them: the ports change them, a body that throws leaves them as they were. */
+    private readonly facts: SliceFacts,
   ) {
-    this.store = new SliceStore(tx, () => void (this.statements += 1));
+    this.store = new SliceStore(tx, () => void (this.statements += 1), facts);
     if (deps.referenceCache && referenceVersion) this.store.cache.reference = { cache: deps.referenceCache, version: referenceVersion };
     for (const read of seeds) this.store.cache.seed(read);
   }
@@ -65,8 +68,15 @@ export class StepInvoker {
     return { ...stepView(this.flow, state, nodeId, attempt), ports: (this.ports ??= this.deps.ports(this.store)), clock: this.deps.clock };
   }
 
-  /** Runs one body of `nodeId` under the savepoint rules of its phase. */
+  /** Runs one body of `nodeId` under the savepoint rules of its phase; what it threw leaves the order's facts as before it. */
   async invoke<T>(state: RunState, nodeId: string, attempt: number, phase: BodyPhase, body: (ctx: StepContext<unknown>) => Promise<T> | T): Promise<Invocation<T>> {
+    const mark = this.facts.mark();
+    const out = await this.invokeBody(state, nodeId, attempt, phase, body);
+    if ('threw' in out) this.facts.restore(mark);
+    return out;
+  }
+
+  private async invokeBody<T>(state: RunState, nodeId: string, attempt: number, phase: BodyPhase, body: (ctx: StepContext<unknown>) => Promise<T> | T): Promise<Invocation<T>> {
     const ctx = this.context(state, nodeId, attempt);
     if (phase === 'undo' || phase === 'abandon') return this.inSavepoint(phase, () => body(ctx));
     const type = this.flow.nodes.get(nodeId)?.def.type ?? nodeId;

@@ -1,8 +1,7 @@
 // What a node body sees of the run (params, order, vars, earlier outputs, pass counters), built from the run state alone.
 import type { CompiledFlow } from '../compiler.js';
-import type { StepContext } from '../node-type.js';
-import { orderView } from '../runtime/order-row.js';
-import type { RunState } from './run-state.js';
+import type { OrderView, StepContext } from '../node-type.js';
+import type { RunOrder, RunState } from './run-state.js';
 
 /** A step context without what the host hands in (the ports and the clock). */
 export type StepView = Omit<StepContext<unknown>, 'ports' | 'clock'>;
@@ -22,4 +21,10 @@ export function stepView(flow: CompiledFlow, state: Pick<RunState, 'order' | 'no
     passes: { ...(state.snapshot?.context.passes ?? {}) },
     wiredBranches: compiled.wired,
   };
+}
+
+/** What a step sees of the order: the host's facts (typed by the plug-in's merging into OrderView), then the run's own fields. */
+export function orderView(o: RunOrder): OrderView {
+  const { id, flowId, flowVersion, generation, instanceId, input, meta } = o;
+  return { ...o.facts, id, flowId, flowVersion, generation, instanceId, input, meta } as OrderView;
 }

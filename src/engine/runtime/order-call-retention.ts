@@ -1,6 +1,6 @@
 // Retention of external-call attempts (`order_calls`): kept 30 days after their order ended, then purged; never for live orders.
 import type { Db } from '../../db/db.js';
-import { FINISHED_STATUSES } from './order-row.js';
+import { FINISHED_STATUSES } from './run-row.js';
 
 /** How long the attempts of an ended order are kept after it ended (its timeline and node outputs stay for good). */
 export const ORDER_CALL_RETENTION_MS = 30 * 86_400_000;

@@ -1,7 +1,8 @@
 // Opens a command's transaction in one round trip: BEGIN, lock the order row (with its node records), read its open waits and holds.
 import type { PoolClient } from 'pg';
 import { toNodeRecords, type NodeRecord, type StoredNodeRecord } from './node-record.js';
-import { toOrderRow, type OrderDbRow, type OrderRow } from './order-row.js';
+import { toRunRow, type RunDbRow, type RunRow } from './run-row.js';
+import type { OrderSubject } from '../order-subject.js';
 import { toWait, type WaitDbRow, type WaitRow } from './waits.js';
 import { toHold, type HoldDbRow, type HoldRow } from './holds.js';
 import { sqlString } from './sql-literal.js';
@@ -11,7 +12,7 @@ import type { CachedRead } from '../../db/transaction-read-cache.js';
 
 /** The locked order and what a slice needs of it, read after the lock was granted. */
 export interface LockedOrder {
-  order: OrderRow;
+  order: RunRow;
   nodes: Map<string, NodeRecord>;
   /** Open waits in (since, node_id) order, as `openWaits` returns them. */
   waits: WaitRow[];
@@ -45,16 +46,17 @@ const prepared = new WeakSet<PoolClient>();
  * (READ COMMITTED), so the second read runs after the lock is held and sees what the previous
  * holder committed, exactly as separate round trips would (one statement could not: its
  * snapshot would predate the wait for the lock). Leaves the transaction open (also
- * when the order does not exist: null); the caller commits or rolls back. A prepared read made
+ * when the order does not exist: null); the caller commits or rolls back. The order's facts are
+ * what the host's `subject` reads of the row. A prepared read made
  * stale by another node's migration throws StalePreparedPlan (the caller drops the connection).
  */
-export async function beginAndLockOrder(client: PoolClient, orderId: string): Promise<LockedOrder | null> {
+export async function beginAndLockOrder(client: PoolClient, orderId: string, subject: OrderSubject): Promise<LockedOrder | null> {
   if (!prepared.has(client)) {
     await client.query(PREPARE_LOCK_STATEMENTS);
     prepared.add(client);
   }
   const id = sqlString(orderId);
-  let results: [{ rows: [] }, { rows: (OrderDbRow & { nodes: Record<string, StoredNodeRecord> })[] }, { rows: [{ waits: WaitDbRow[]; holds: HoldDbRow[]; reference_version: unknown }] }];
+  let results: [{ rows: [] }, { rows: (RunDbRow & { nodes: Record<string, StoredNodeRecord> })[] }, { rows: [{ waits: WaitDbRow[]; holds: HoldDbRow[]; reference_version: unknown }] }];
   try {
     // pg types a multi-statement query as one result; it answers one result per statement (BEGIN, the order, its state).
     results = (await client.query(`BEGIN; EXECUTE oo_lock_order(${id}); EXECUTE oo_lock_state(${id})`)) as unknown as typeof results;
@@ -65,7 +67,7 @@ export async function beginAndLockOrder(client: PoolClient, orderId: string): Pr
   if (orders.rows.length === 0) return null;
   const { waits, holds, reference_version } = state.rows[0];
   return {
-    order: toOrderRow(orders.rows[0]),
+    order: toRunRow(orders.rows[0], subject),
     nodes: toNodeRecords(orders.rows[0].nodes),
     waits: waits.map(toWait),
     holds: holds.map(toHold),

@@ -9,7 +9,8 @@ import type { NewTimer } from '../scheduler/timer-store.js';
 import * as timerStore from '../scheduler/timer-store.js';
 import { conflict, DomainError, notFound } from '../../domain/errors.js';
 import { KeyedQueue } from './keyed-queue.js';
-import { isFinished, type OrderRow } from './order-row.js';
+import { isFinished, toRunRow, type RunDbRow } from './run-row.js';
+import type { OrderSubject } from '../order-subject.js';
 import { RunHost } from '../run/run-host.js';
 import { TIMER_KINDS } from '../run/run-timers.js';
 import { answerAwaited, approvalWait, awaitedEvents, eventWait, heldAt, retryDue, timeoutWait, timerOfRun } from '../run/input-match.js';
@@ -35,6 +36,8 @@ export interface RuntimeDeps {
   flows: FlowRegistry;
   /** Builds the ports steps receive over each slice's store (engine-module.ts). */
   ports: StepPortsFactory;
+  /** The order's business side (the host's): its facts read with the row, its event summary and filing, the columns steps change. */
+  subject: OrderSubject;
   /** Called after a commit with the timers it scheduled (the scheduler indexes those due soon). */
   onTimers?: (timers: readonly NewTimer[]) => void;
   /** Called after a commit that wrote outbox rows (the dispatcher wakes up). */
@@ -50,9 +53,9 @@ export interface RuntimeDeps {
 type OpenCommand = (client: PoolClient) => Promise<LockedOrder | null>;
 
 /** The usual opening: BEGIN, lock the existing order and read its state (404 when there is none). */
-function lockExisting(orderId: string): OpenCommand {
+function lockExisting(orderId: string, subject: OrderSubject): OpenCommand {
   return async (client) => {
-    const locked = await beginAndLockOrder(client, orderId);
+    const locked = await beginAndLockOrder(client, orderId, subject);
     if (!locked) throw notFound('Order');
     return locked;
   };
@@ -63,8 +66,8 @@ export interface OrderChange {
   orderId: string;
   status: string;
   at: number;
-  /** The order a return gives units back to (contract 18): its page shows the return, its run may wait for the return's end. */
-  returnOf?: string;
+  /** Another order this change concerns (OrderSubject.related: a return's order, whose page shows the return). */
+  related?: string;
 }
 
 export interface DeliverResult {
@@ -113,7 +116,7 @@ export class OrderRuntime {
     kind: SliceCommand,
     orderId: string,
     fn: (tx: PoolClient, locked: LockedOrder, savepoints: boolean) => Promise<{ slice: RunHost | null; result: T }>,
-    open: OpenCommand = lockExisting(orderId),
+    open: OpenCommand = lockExisting(orderId, this.deps.subject),
   ): Promise<T> {
     return this.queue.run(orderId, () => withSpan(`order.${kind}`, { 'order.id': orderId }, () => this.commandInQueue(kind, orderId, fn, open)));
   }
@@ -144,7 +147,8 @@ export class OrderRuntime {
     if (done) {
       if (done.timers.length) this.deps.onTimers?.(done.timers);
       if (outboxIds.length) this.deps.onOutbox?.(outboxIds);
-      const change: OrderChange = { orderId, status: done.order.status, at: this.deps.clock.now(), ...(done.order.returnOf ? { returnOf: done.order.returnOf } : {}) };
+      const related = this.deps.subject.related?.(done.order.facts) ?? null;
+      const change: OrderChange = { orderId, status: done.order.status, at: this.deps.clock.now(), ...(related !== null ? { related } : {}) };
       // 'change' is every change any node made (live views listen); 'local' only this node's (bridged to Redis).
       this.changes.emit('change', change);
       this.changes.emit('local', change);
@@ -218,7 +222,7 @@ export class OrderRuntime {
       tx,
       order,
       compiled,
-      { clock: this.deps.clock, stepSavepoints: savepoints, referenceCache: this.referenceCache, ports: this.deps.ports },
+      { clock: this.deps.clock, stepSavepoints: savepoints, referenceCache: this.referenceCache, ports: this.deps.ports, subject: this.deps.subject },
       locked,
     );
   }
@@ -231,19 +235,21 @@ export class OrderRuntime {
   /**
    * Records a new order and runs its first slice in one transaction (one BEGIN and COMMIT, no
    * lock to wait for: nobody else sees the row before the commit). `record` writes the order in
-   * the transaction and answers its row, or null when there is nothing to start (an idempotent
+   * the transaction and answers its row as stored (read here as the lock reads it), or null when there is nothing to start (an idempotent
    * replay: what it wrote commits, no slice runs). A command rerun with savepoints calls it again
    * in the new transaction. True when the order was recorded and started.
    */
   async startNew(
     orderId: string,
-    record: (tx: Queryable) => Promise<{ order: OrderRow; referenceVersion: ReferenceVersion | null; seeds?: readonly CachedRead[] } | null>,
+    record: (tx: Queryable) => Promise<{ row: RunDbRow; referenceVersion: ReferenceVersion | null; seeds?: readonly CachedRead[] } | null>,
   ): Promise<boolean> {
     const started = await this.command('start', orderId, async (tx, locked, savepoints) => ({ ...(await this.firstSlice(tx, locked, savepoints)), result: true }), async (client) => {
       await client.query('BEGIN');
       // Its statements (the start context, the order's insert) are the same for every order: prepared once per connection.
       const recorded = await record(namedStatements(client));
-      return recorded && { ...recorded, nodes: new Map(), waits: [], holds: [] };
+      if (!recorded) return null;
+      const { row, referenceVersion, seeds } = recorded;
+      return { order: toRunRow(row, this.deps.subject), referenceVersion, ...(seeds ? { seeds } : {}), nodes: new Map(), waits: [], holds: [] };
     });
     return started === true;
   }

@@ -1,6 +1,6 @@
 // Order events written to the outbox in the same commit as the state change that caused them.
 import { createHash } from 'node:crypto';
-import type { Queryable } from '../../db/db.js';
+import type { FiledEvent } from '../order-subject.js';
 
 export interface OutboxEvent {
   event: string;
@@ -31,22 +31,22 @@ export interface OutboxRow {
   orderId?: string;
 }
 
-/** The one event a return sends (contract 18): its refund, as its parent's. */
-const RETURN_EVENTS: ReadonlySet<string> = new Set(['order.refunded']);
+/** How the host files an order event (OrderSubject.fileEvent): under its own order, another one, or not at all (null). */
+export type EventFiling = (event: string, data: Record<string, unknown>) => FiledEvent | null;
 
 /**
- * The outbox rows of `events` (id, event, data with the order summary), as writeOutbox inserts them.
- * A return's run (its summary names `returnOf`) sends no event of its own: only `order.refunded`,
- * which belongs to the parent (`orderId` = the parent, `data.returnId` = the return; the step may
- * put the parent's summary in `data.order`). Its id is still made from the return's own run, so
- * each return's refund is a delivery of its own.
+ * The outbox rows of `events` (id, event, data with the order summary), as the slice write inserts them:
+ * each event's data is `{ order: summary, ...its own }`, filed where `file` says. An event filed
+ * under another order keeps its id, made from this order's run, so each is a delivery of its own.
  */
-export function outboxRows(orderId: string, generation: number, events: OutboxEvent[], order: Record<string, unknown>): OutboxRow[] {
-  const parent = typeof order.returnOf === 'string' ? order.returnOf : null;
-  if (parent === null) return events.map((e) => ({ id: outboxId(orderId, generation, e), event: e.event, data: { order, ...e.data } }));
-  return events
-    .filter((e) => RETURN_EVENTS.has(e.event))
-    .map((e) => ({ id: outboxId(orderId, generation, e), event: e.event, orderId: parent, data: { order, ...e.data, returnId: orderId } }));
+export function outboxRows(orderId: string, generation: number, events: OutboxEvent[], order: Record<string, unknown>, file: EventFiling): OutboxRow[] {
+  const rows: OutboxRow[] = [];
+  for (const e of events) {
+    const filed = file(e.event, { order, ...e.data });
+    if (!filed) continue;
+    rows.push({ id: outboxId(orderId, generation, e), event: e.event, data: filed.data, ...(filed.orderId !== undefined ? { orderId: filed.orderId } : {}) });
+  }
+  return rows;
 }
 
 /** Inserts the rows of `outboxRows` for order `orderSql` at `atSql` (placeholders or literals); shared with the slice write. */
@@ -55,18 +55,4 @@ export function outboxInsertSql(orderSql: string, atSql: string, rowsSql: string
      SELECT e.id, coalesce(e."orderId", ${orderSql}), e.event, ${atSql}, e.data, ${atSql}
        FROM jsonb_to_recordset(${rowsSql}) AS e(id text, event text, data jsonb, "orderId" text)
      ON CONFLICT (id) DO NOTHING`;
-}
-
-export async function writeOutbox(
-  q: Queryable,
-  orderId: string,
-  generation: number,
-  events: OutboxEvent[],
-  order: Record<string, unknown>,
-  now: number,
-): Promise<string[]> {
-  if (events.length === 0) return [];
-  const rows = outboxRows(orderId, generation, events, order);
-  await q.query(outboxInsertSql('$1', '$2', '$3::jsonb'), [orderId, now, JSON.stringify(rows)]);
-  return rows.map((r) => r.id);
 }

@@ -1,8 +1,8 @@
-// The run store a slice lends its steps' ports: its transaction as a reader and a writer, the read cache, the reference data.
+// The run store a slice lends its steps' ports: its transaction as a reader and a writer, the read cache, the reference data, the order's facts.
 import type { PoolClient } from 'pg';
 import type { Queryable } from '../../db/db.js';
 import { attachReadCache, TransactionReadCache } from '../../db/transaction-read-cache.js';
-import type { StepStore } from '../step-store.js';
+import type { SliceOrder, StepStore } from '../step-store.js';
 import { namedStatements } from './named-statements.js';
 
 /**
@@ -18,7 +18,11 @@ export class SliceStore implements StepStore {
   /** Whether the watched body wrote, or sent a statement that failed (the transaction is then aborted). */
   private touched = false;
 
-  constructor(tx: PoolClient, onStatement: () => void) {
+  constructor(
+    tx: PoolClient,
+    onStatement: () => void,
+    readonly order: SliceOrder,
+  ) {
     const send = namedStatements(tx, onStatement);
     const watched = (write: boolean): Queryable => ({
       query: async (text, params) => {

@@ -39,10 +39,8 @@ export interface OrderWrite {
   stepSeq: number;
   instanceId: string;
   generation: number;
-  /** Totals in minor units (steps re-total through StepResult.totals). */
-  subtotal: number;
-  tax: number;
-  total: number;
+  /** The host's columns (name -> value) of the order facts the slice's steps changed through their ports (OrderSubject.columns). */
+  columns: Readonly<Record<string, unknown>>;
 }
 
 export interface SliceWrite {
@@ -147,13 +145,22 @@ function timerCancelSql(p: Params, order: string, byId: { id: string; at: number
   return `UPDATE timers SET cancelled_at = coalesce(${at}, ${all}) WHERE id IN (${ids}) AND fired_at IS NULL AND cancelled_at IS NULL`;
 }
 
+/** A column name the host hands in: a plain SQL identifier, so it can be written into the statement as it is. */
+const COLUMN_NAME = /^[a-z_][a-z0-9_]*$/;
+
 function orderUpdateSql(p: Params, order: string, o: OrderWrite, nodes: NodeRecord[] | null, now: number): string {
   const json = (v: unknown) => (v === null || v === undefined ? 'NULL' : p.json(v));
   const nodesSet = nodes ? `nodes = ${p.jsonText(nodeMapJson(nodes))}, ` : '';
+  const factsSet = Object.entries(o.columns)
+    .map(([column, value]) => {
+      if (!COLUMN_NAME.test(column)) throw new Error(`not a column name: ${column}`);
+      return `${column} = ${p.add(value)}, `;
+    })
+    .join('');
   return `UPDATE orders SET ${nodesSet}status = ${p.add(o.status)}, reason = ${p.add(o.reason)}, snapshot = ${json(o.snapshot)},
        compiler_version = ${p.add(o.compilerVersion)}, vars = ${p.json(o.vars)}, rollback = ${json(o.rollback)},
        waiting_on = ${p.add(o.waitingOn)}::text[], waiting_at = ${p.add(o.waitingAt)}::text[], waiting_since = ${p.add(o.waitingSince)}::bigint,
-       step_seq = ${p.add(o.stepSeq)}, subtotal_minor = ${p.add(o.subtotal)}, tax_minor = ${p.add(o.tax)}, total_minor = ${p.add(o.total)}, instance_id = ${p.add(o.instanceId)}, generation = ${p.add(o.generation)},
+       step_seq = ${p.add(o.stepSeq)}, ${factsSet}instance_id = ${p.add(o.instanceId)}, generation = ${p.add(o.generation)},
        started = true, updated_at = ${p.add(now)}
      WHERE id = ${order}`;
 }

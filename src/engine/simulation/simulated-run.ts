@@ -9,16 +9,18 @@
 import { randomUUID } from 'node:crypto';
 import type { CompiledFlow } from '../compiler.js';
 import type { ExternalAnswer, StepContext } from '../node-type.js';
+import type { StepPorts } from '../step-store.js';
 import { DomainError, ValidationError } from '../../domain/errors.js';
 import { decide } from '../run/decide.js';
 import { isIoEffect, type Effect, type IoEffect } from '../run/effects.js';
 import { approvalWait, eventWait } from '../run/input-match.js';
 import type { EffectResult, RunCommand } from '../run/run-input.js';
-import { openRunState, type RunState } from '../run/run-state.js';
+import { openRunState, withFacts, type RunState } from '../run/run-state.js';
+import { SliceFacts } from '../run/slice-facts.js';
 import { stepView } from '../run/step-view.js';
 import { performEffect, type Invocation } from '../run/perform-effect.js';
 import { CALL_TIMER_KIND, type CallRow } from '../runtime/order-calls.js';
-import { isFinished, type OrderRow } from '../runtime/order-row.js';
+import { isFinished, type RunRow } from '../runtime/run-row.js';
 import { SliceRecord } from '../runtime/slice-record.js';
 import type { TimelineEntry } from '../runtime/timeline.js';
 import type { NewTimer } from '../scheduler/timer-store.js';
@@ -68,15 +70,20 @@ export class SimulatedRun {
   readonly path: string[] = [];
   private script: readonly SimulationStep[] = [];
   private cursor = 0;
+  /** The order's facts as the run holds them: the ports change them (a simulation writes them nowhere). */
+  private readonly facts: SliceFacts;
+  private readonly ports: StepPorts;
 
   constructor(
     private readonly flow: CompiledFlow,
-    order: OrderRow,
+    order: RunRow,
     private readonly world: SimulatedWorld,
     private readonly budget: SimulationBudget,
   ) {
     this.state = openRunState(flow, order, new Map(), []);
     this.clock = order.createdAt;
+    this.facts = new SliceFacts(order.id, order.facts);
+    this.ports = world.ports(this.facts);
   }
 
   /** The run as decide left it. */
@@ -209,6 +216,7 @@ export class SimulatedRun {
       }
       if (!state.awaiting) break;
       input = await this.perform(state.awaiting);
+      this.state = withFacts(this.state, this.facts.facts);
     }
     this.keep(record);
   }
@@ -238,13 +246,15 @@ export class SimulatedRun {
     return performEffect(this.flow, this.state, effect, (nodeId, attempt, _phase, body) => this.invoke(nodeId, attempt, body));
   }
 
-  /** One body with its ports over the simulated world, its writes taken back when it throws. */
+  /** One body with its ports over the simulated world, its writes (and changes to the order's facts) taken back when it throws. */
   private async invoke<T>(nodeId: string, attempt: number, body: (ctx: StepContext<unknown>) => Promise<T> | T): Promise<Invocation<T>> {
     const at = this.clock;
-    const ctx: StepContext<unknown> = { ...stepView(this.flow, this.state, nodeId, attempt), ports: this.world.ports, clock: { now: () => at } };
+    const ctx: StepContext<unknown> = { ...stepView(this.flow, this.state, nodeId, attempt), ports: this.ports, clock: { now: () => at } };
+    const mark = this.facts.mark();
     try {
       return { ok: await this.world.atomically(async () => body(ctx)) };
     } catch (err) {
+      this.facts.restore(mark);
       return { threw: err };
     }
   }

@@ -1,5 +1,5 @@
 // What a simulated run's steps work on: ports over in-memory data, and a savepoint around each body.
-import type { StepPorts } from '../step-store.js';
+import type { SliceOrder, StepPorts } from '../step-store.js';
 
 /**
  * The world a simulation runs its steps against (issue 31): the same ports a real slice hands its
@@ -8,6 +8,7 @@ import type { StepPorts } from '../step-store.js';
  * when it returns and are taken back when it throws, so a failing step leaves no partial writes.
  */
 export interface SimulatedWorld {
-  readonly ports: StepPorts;
+  /** The ports over the world, with the simulated order's facts as the run holds them (what a port changes of the order). */
+  ports(order: SliceOrder): StepPorts;
   atomically<T>(body: () => Promise<T>): Promise<T>;
 }

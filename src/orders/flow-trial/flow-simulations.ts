@@ -7,16 +7,14 @@ import type { Engine } from '../../engine/engine-module.js';
 import { compileFlow, COMPILER_VERSION, type CompiledFlow } from '../../engine/compiler.js';
 import { analyseGraph } from '../../engine/validator.js';
 import { FlowProblemsError } from '../../engine/flows/flow-store.js';
-import type { OrderRow } from '../../engine/runtime/order-row.js';
+import type { RunRow } from '../../engine/runtime/run-row.js';
 import { SimulatedRun } from '../../engine/simulation/simulated-run.js';
 import { SimulationBudget, SIMULATION_LIMITS, type SimulationLimits } from '../../engine/simulation/simulation-budget.js';
 import { canFail, withFailingSteps } from '../../engine/simulation/failing-steps.js';
 import { readCommerceSnapshot } from '../../commerce/commerce-snapshot-repo.js';
 import { simulatedCommerceWorld } from '../../commerce/simulated-ports/simulated-commerce-ports.js';
 import { notFound, ValidationError, type ValidationIssue } from '../../domain/errors.js';
-import { fxRate } from '../../domain/fx.js';
-import { toMinor } from '../../domain/money.js';
-import { computeTotals } from '../../domain/order-totals.js';
+import { orderFromInput } from '../order-from-input.js';
 import { simulationAnswer, type SimulationAnswer } from './simulation-answer.js';
 import { SimulationGate, type SimulationGateLimits } from './simulation-gate.js';
 import { simulationSteps, type SimulateBody } from './simulation-request.js';
@@ -112,38 +110,14 @@ export class FlowSimulations {
     const readsDocuments = input.documentText !== undefined && [...compiled.nodes.values()].some((n) => READS_DOCUMENTS.has(n.def.type));
     const snapshot = await readCommerceSnapshot(db, { skus: (input.lines ?? []).map((l) => l.sku), wholeCatalogue: readsDocuments, customerId: input.customerId ?? null });
 
-    // The order as startOrder records it (recordOrder): lines in minor units, totals from the prices given, the rate of its currency.
-    const rate = fxRate(input.currency, snapshot.settings.exchangeRates);
-    const lines = (input.lines ?? []).map((l) => ({
-      sku: l.sku,
-      name: l.name ?? null,
-      qty: l.qty,
-      unitPriceMinor: l.unitPrice === undefined ? null : toMinor(l.unitPrice, input.currency),
-      sellerId: l.sellerId ?? null,
-      locationId: l.locationId ?? null,
-    }));
-    const totals = computeTotals(
-      lines.filter((l) => l.unitPriceMinor !== null).map((l) => ({ unitPriceMinor: l.unitPriceMinor!, qty: l.qty })),
-      snapshot.settings.taxRate,
-    );
-    const { documentText, ...stored } = input;
+    // The order as startOrder records it: the same facts and lines from the same input, the run not started.
+    const { facts, lines, stored, documentText } = orderFromInput(input, snapshot.settings);
     const now = clock.now();
-    const order: OrderRow = {
+    const order: RunRow = {
       id: simulatedOrderId(),
       flowId: id,
       flowVersion: target.version ?? 0,
-      returnOf: null,
-      model: input.model,
-      channel: input.channel,
-      externalId: input.externalId ?? null,
-      title: input.title ?? null,
-      customerId: input.customerId ?? null,
-      contactEmail: input.contact?.email ?? null,
-      currency: input.currency,
-      fxRate: rate,
-      subtotal: totals.subtotal,
-      tax: totals.tax,
-      total: totals.total,
+      facts: { ...facts, returnOf: null },
       input: stored,
       meta: input.meta ?? {},
       status: 'queued',
@@ -156,7 +130,6 @@ export class FlowSimulations {
       rollback: null,
       stepSeq: 0,
       started: false,
-      restartedFrom: null,
       createdAt: now,
       updatedAt: now,
     };

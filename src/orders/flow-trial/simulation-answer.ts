@@ -3,8 +3,8 @@ import { z } from 'zod';
 import type { CompiledFlow } from '../../engine/compiler.js';
 import type { SimulatedRun } from '../../engine/simulation/simulated-run.js';
 import type { SimLine } from '../../commerce/simulated-ports/simulated-ledger.js';
-import { fromMinor } from '../../domain/money.js';
-import { orderSummary } from '../../engine/runtime/order-summary.js';
+import { asCommerceFacts } from '../../commerce/commerce-order.js';
+import { liveOrder, liveWaits } from '../live-order.js';
 import { liveEdges, liveNodes } from '../live-graph.js';
 import { orderLiveStateSchema } from '../order-schemas.js';
 
@@ -51,47 +51,18 @@ export interface SimulatedOrderView {
 /** The simulated run projected as GET /api/v1/orders/:id projects a real one (documents: none). */
 export function simulationAnswer(v: SimulatedOrderView): SimulationAnswer {
   const { run, compiled } = v;
-  const { order, nodes: records, waits } = run.runState;
+  const { nodes: records, waits } = run.runState;
+  // The run's fields and the facts the orders subject gave it, as one record (as the live state reads a row).
+  const order = { ...run.runState.order, ...asCommerceFacts(run.runState.order.facts) };
   return {
     orderId: order.id,
     status: order.status,
     reason: order.reason,
-    order: {
-      ...orderSummary(order),
-      contactEmail: order.contactEmail,
-      flowId: order.flowId,
-      flowVersion: v.flow.version,
-      input: order.input,
-      meta: order.meta,
-      restartedFrom: null,
-      lines: [...v.lines]
-        .sort((a, b) => a.lineNo - b.lineNo)
-        .map((l) => ({
-          sku: l.sku,
-          name: l.name,
-          qty: l.qty,
-          unitPrice: l.unitPriceMinor === null ? null : fromMinor(l.unitPriceMinor, order.currency),
-          sellerId: l.sellerId,
-          locationId: l.locationId,
-          dropped: l.dropped,
-        })),
-      createdAt: order.createdAt,
-    },
+    order: liveOrder(order, { flowVersion: v.flow.version, restartedFrom: null }, [...v.lines].sort((a, b) => a.lineNo - b.lineNo)),
     flow: v.flow,
     nodes: liveNodes(compiled, records),
     edges: liveEdges(compiled, records),
-    waits: waits
-      .filter((w): w is typeof w & { kind: 'approval' | 'event' } => w.kind !== 'delay')
-      .map((w) => ({
-        nodeId: w.nodeId,
-        kind: w.kind,
-        title: w.title,
-        event: w.event,
-        assignee: w.assignee,
-        amount: w.amountMinor === null ? null : fromMinor(w.amountMinor, order.currency),
-        deadline: w.deadline,
-        since: w.since,
-      })),
+    waits: liveWaits(waits, order.currency),
     // Held steps as on a real order; a simulation has no timer view, no returns and nothing to return.
     holds: run.runState.holds.map((h) => ({ nodeId: h.nodeId, title: h.title, error: h.error, since: h.since })),
     timers: [],

@@ -38,9 +38,9 @@ export async function startCommerceHarness(): Promise<CommerceHarness> {
         channel: 'marketplace',
         customerId: 'cust_1',
         contactEmail: 'buyer@example.com',
-        subtotalMinor: 0,
-        taxMinor: 0,
-        totalMinor: 0,
+        subtotal: 0,
+        tax: 0,
+        total: 0,
         lines: full,
         ...extra,
       });

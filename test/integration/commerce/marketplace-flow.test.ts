@@ -4,7 +4,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCommerceHarness, DAY, type CommerceHarness } from './commerce-harness.js';
 import { INVALID_ANSWER_MESSAGE } from '../../../src/domain/seller-accept.js';
-import { orderView, readOrder } from '../../../src/engine/runtime/order-row.js';
+import { orderView } from '../../../src/engine/run/step-view.js';
+import { toRunRow, type RunDbRow } from '../../../src/engine/runtime/run-row.js';
+import { ordersSubject } from '../../../src/orders/order-subject.js';
+import { SliceFacts } from '../../../src/engine/run/slice-facts.js';
 import { commerceSplitBySeller } from '../../../src/nodes/commerce-split-by-seller.js';
 import { commerceStepPorts } from '../../../src/commerce/step-ports/commerce-step-ports.js';
 import { stepContext } from '../../unit/nodes/step-context.js';
@@ -262,9 +265,10 @@ describe('split failures', () => {
     await answer(id, 'seller_acme', 'accepted');
     const db = h.t.service.ctx.db;
     const result = await db.tx(async (tx) => {
-      const order = orderView((await readOrder(tx, id))!);
+      const run = toRunRow((await tx.query<RunDbRow>('SELECT * FROM orders WHERE id = $1', [id])).rows[0], ordersSubject);
+      const order = orderView(run);
       // The step's ports over this transaction, as a slice builds them (reference data read straight, no cache).
-      const ports = commerceStepPorts({ reader: tx, writer: tx, reference: (_table, keys, load) => load([...keys]) });
+      const ports = commerceStepPorts({ reader: tx, writer: tx, reference: (_table, keys, load) => load([...keys]), order: new SliceFacts(id, run.facts) });
       return commerceSplitBySeller.run!(stepContext({}, { nodeId: 'split', attempt: 2, order, ports, clock: h.t.service.ctx.clock }));
     });
     expect(result).toMatchObject({ branch: 'awaiting', vars: { sellers: ['seller_acme', 'seller_bolt'], pendingSellers: ['seller_bolt'] } });

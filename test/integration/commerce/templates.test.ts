@@ -135,7 +135,7 @@ describe('tpl-b2b-order (b2b)', () => {
     const now = h.t.service.ctx.clock.now();
     await insertOrder(db, {
       id, flowId: 'tpl-b2b-order', flowVersion: await h.version('tpl-b2b-order'), model: 'b2b', channel: 'email', externalId: null, title: 'Emailed PO',
-      customerId: 'cust_corp', contactEmail: null, currency: 'EUR', fxRate: 0.92, subtotalMinor: 0, taxMinor: 0, totalMinor: 0,
+      customerId: 'cust_corp', contactEmail: null, currency: 'EUR', fxRate: 0.92, subtotal: 0, tax: 0, total: 0,
       input: { model: 'b2b', channel: 'email' }, meta: {}, vars: {}, lines: [],
     }, now);
     await storeOrderDocument(db, { orderId: id, kind: 'inbound', name: 'inbound.txt', contentType: 'text/plain', body: 'Please send 4 x MUG-1. Thanks!' }, now);

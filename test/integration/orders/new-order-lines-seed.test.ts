@@ -21,7 +21,7 @@ describe('insertOrder seeds', () => {
         tx,
         {
           id, flowId: 'tpl-b2b-order', flowVersion: 1, model: 'b2b', channel: 'api', externalId: null, title: 'seed', customerId: null,
-          contactEmail: null, currency: 'USD', fxRate: 1, subtotalMinor: 0, taxMinor: 0, totalMinor: 0, input: {}, meta: {}, vars: {},
+          contactEmail: null, currency: 'USD', fxRate: 1, subtotal: 0, tax: 0, total: 0, input: {}, meta: {}, vars: {},
           lines: [
             { sku: 'MUG-1', name: 'Mug', qty: 2, unitPriceMinor: 1250, sellerId: 'seller_acme', locationId: null },
             { sku: 'X-2', name: null, qty: 1, unitPriceMinor: null, sellerId: null, locationId: 'loc_main' },

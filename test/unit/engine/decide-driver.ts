@@ -10,7 +10,7 @@ import type { EffectResult, RunCommand } from '../../../src/engine/run/run-input
 import { openRunState, type RunState } from '../../../src/engine/run/run-state.js';
 import { stepView } from '../../../src/engine/run/step-view.js';
 import type { CallRow } from '../../../src/engine/runtime/order-calls.js';
-import type { OrderRow } from '../../../src/engine/runtime/order-row.js';
+import type { RunFields, RunRow } from '../../../src/engine/runtime/run-row.js';
 import { SliceRecord } from '../../../src/engine/runtime/slice-record.js';
 import type { NewTimer } from '../../../src/engine/scheduler/timer-store.js';
 import { genericNodeTypes } from '../../../src/nodes/generic-node-types.js';
@@ -68,23 +68,27 @@ export function compile(graph: Graph, key = 'test-flow@1'): CompiledFlow {
 
 export const T0 = 1_800_000_000_000;
 
-/** A recorded order that has not started, as startNew hands it to the first slice. */
-export function newOrderRow(over: Partial<OrderRow> = {}): OrderRow {
+/** A recorded order that has not started, as startNew hands it to the first slice: its run's fields, and `facts` (a commerce order's, opaque to decide). */
+export function newOrderRow(over: Partial<RunFields> = {}, facts: Record<string, unknown> = {}): RunRow {
   return {
     id: 'ord_pure',
     flowId: 'test-flow',
     flowVersion: 1,
-    model: 'b2c',
-    channel: 'api',
-    externalId: null,
-    title: 'Pure order',
-    customerId: null,
-    contactEmail: null,
-    currency: 'USD',
-    fxRate: 1,
-    subtotal: 1_000,
-    tax: 0,
-    total: 1_000,
+    facts: {
+      model: 'b2c',
+      channel: 'api',
+      externalId: null,
+      title: 'Pure order',
+      customerId: null,
+      contactEmail: null,
+      currency: 'USD',
+      fxRate: 1,
+      subtotal: 1_000,
+      tax: 0,
+      total: 1_000,
+      returnOf: null,
+      ...facts,
+    },
     input: {},
     meta: {},
     status: 'queued',
@@ -97,8 +101,6 @@ export function newOrderRow(over: Partial<OrderRow> = {}): OrderRow {
     rollback: null,
     stepSeq: 0,
     started: false,
-    restartedFrom: null,
-    returnOf: null,
     createdAt: T0,
     updatedAt: T0,
     ...over,
@@ -168,7 +170,7 @@ export class PureRun {
   constructor(
     readonly flow: CompiledFlow,
     readonly script: Script = {},
-    from: OrderRow | RunState = newOrderRow(),
+    from: RunRow | RunState = newOrderRow(),
   ) {
     this.state = 'agenda' in from ? from : openRunState(flow, from, new Map(), []);
   }

@@ -11,7 +11,7 @@ import type { Effect, UndoMode } from '../../../src/engine/run/effects.js';
 import type { EffectResult } from '../../../src/engine/run/run-input.js';
 import { currentNode } from '../../../src/engine/run/run-state.js';
 import { undoBody } from '../../../src/engine/run/undo-body.js';
-import { isFinished } from '../../../src/engine/runtime/order-row.js';
+import { isFinished } from '../../../src/engine/runtime/run-row.js';
 import type { CallRow } from '../../../src/engine/runtime/order-calls.js';
 import type { NewTimer } from '../../../src/engine/scheduler/timer-store.js';
 import { seededRandom } from '../../resilience/support/seed.js';

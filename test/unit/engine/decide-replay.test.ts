@@ -7,7 +7,8 @@ import type { RunStepEffect } from '../../../src/engine/run/effects.js';
 import type { EffectResult } from '../../../src/engine/run/run-input.js';
 import { openRunState } from '../../../src/engine/run/run-state.js';
 import { toNodeRecords, type StoredNodeRecord } from '../../../src/engine/runtime/node-record.js';
-import { toOrderRow, type OrderDbRow } from '../../../src/engine/runtime/order-row.js';
+import { toRunRow, type RunDbRow } from '../../../src/engine/runtime/run-row.js';
+import { ordersSubject } from '../../../src/orders/order-subject.js';
 import { toWait, type WaitDbRow } from '../../../src/engine/runtime/waits.js';
 import { builtinNodeTypes } from '../../../src/nodes/builtin-node-types.js';
 import { listFixtures, type Outcome, type ReplayFixture } from '../../support/replay-fixtures.js';
@@ -43,7 +44,7 @@ interface RecordedTimerRow {
 
 /** The run as the command's lock read would give it: the order row, its node records, its open waits. */
 function recordedRun(f: ReplayFixture, flow: CompiledFlow): PureRun['state'] {
-  const orderRow = f.rows.orders[0] as unknown as OrderDbRow & { nodes?: Record<string, StoredNodeRecord> };
+  const orderRow = f.rows.orders[0] as unknown as RunDbRow & { nodes?: Record<string, StoredNodeRecord> };
   const stored: Record<string, StoredNodeRecord> = { ...orderRow.nodes };
   for (const n of (f.rows.order_nodes ?? []) as unknown as RecordedNodeRow[])
     stored[n.node_id] = {
@@ -51,7 +52,7 @@ function recordedRun(f: ReplayFixture, flow: CompiledFlow): PureRun['state'] {
       startedAt: n.started_at === null ? null : Number(n.started_at), endedAt: n.ended_at === null ? null : Number(n.ended_at),
     };
   const waits = ((f.rows.order_waits ?? []) as unknown as WaitDbRow[]).filter((w) => w.status === 'open').map(toWait);
-  return openRunState(flow, toOrderRow(orderRow), toNodeRecords(stored), waits);
+  return openRunState(flow, toRunRow(orderRow, ordersSubject), toNodeRecords(stored), waits);
 }
 
 /**

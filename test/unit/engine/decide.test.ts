@@ -76,7 +76,7 @@ describe('a run from its trigger to an End node', () => {
     expect(undone(effects)).toEqual([]);
   });
 
-  it('a step’s totals and emitted event reach the order and the outbox; logic nodes write no timeline entry', () => {
+  it('a step’s emitted event reaches the outbox and its order view is what the branch reads; logic nodes write no timeline entry', () => {
     const flow = compile({
       nodes: [
         { id: 'start', type: 'trigger.api' },
@@ -93,10 +93,11 @@ describe('a run from its trigger to an End node', () => {
       ],
     });
     const run = new PureRun(flow, {
-      step: () => ({ type: 'stepDone', result: { branch: 'ok', output: { priced: true }, totals: { subtotal: 500, tax: 50, total: 550 }, emit: { event: 'order.priced', data: { extra: 1 } } } }),
+      step: () => ({ type: 'stepDone', result: { branch: 'ok', output: { priced: true }, emit: { event: 'order.priced', data: { extra: 1 } } } }),
     });
     const effects = run.command({ type: 'start' });
-    expect(run.state.order).toMatchObject({ subtotal: 500, tax: 50, total: 550, status: 'completed' });
+    // The branch read order.total (1,000) from the order's facts, which decide carries and never changes.
+    expect(run.state.order).toMatchObject({ status: 'completed', facts: { total: 1_000 } });
     expect(of(effects, 'emit')[0]!.event).toEqual({ event: 'order.priced', nodeId: 'price', run: 1, data: { node: { id: 'price', type: 'test.step', output: { priced: true } }, extra: 1 } });
     expect(notes(effects).some((n) => n.includes('check'))).toBe(false);
     expect(run.state.nodes.get('check')).toMatchObject({ status: 'succeeded', output: { result: true } });

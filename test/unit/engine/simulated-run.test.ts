@@ -46,7 +46,7 @@ function world(): SimulatedWorld & { rows: string[] } {
   let journal: (() => void)[] | null = null;
   return {
     rows,
-    ports: { rows: { add: (row: string) => (rows.push(row), journal?.push(() => void rows.pop())) } } as unknown as StepPorts,
+    ports: () => ({ rows: { add: (row: string) => (rows.push(row), journal?.push(() => void rows.pop())) } }) as unknown as StepPorts,
     async atomically(body) {
       journal = [];
       const mine = journal;

@@ -1,6 +1,6 @@
 // The order summary of webhook payloads and list rows: amounts as decimal numbers in the order currency.
-import { fromMinor, roundHalfUp, minorDigits } from '../../domain/money.js';
-import type { OrderRow } from './order-row.js';
+import { fromMinor, roundHalfUp, minorDigits } from '../domain/money.js';
+import type { CommerceOrderFacts } from './commerce-order.js';
 
 export interface OrderSummary {
   id: string;
@@ -15,7 +15,7 @@ export interface OrderSummary {
   total: number;
   fxRate: number;
   baseTotal: number;
-  /** Only on a return (contract 18): the order it gives units back to. The outbox reads it (outbox.ts). */
+  /** Only on a return (contract 18): the order it gives units back to. */
   returnOf?: string;
 }
 
@@ -25,9 +25,10 @@ export function baseTotalUsd(totalMinor: number, currency: string, fxRate: numbe
   return fromMinor(roundHalfUp((decimal / fxRate) * 100), 'USD');
 }
 
-export function orderSummary(o: Omit<OrderRow, 'snapshot'>): OrderSummary {
+/** The summary of order `id` from its facts. */
+export function orderSummary(id: string, o: CommerceOrderFacts): OrderSummary {
   return {
-    id: o.id,
+    id,
     model: o.model,
     channel: o.channel,
     externalId: o.externalId,
