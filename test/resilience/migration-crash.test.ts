@@ -23,7 +23,7 @@ async function until<T>(what: string, check: () => Promise<T | null | undefined 
 /** Version 1 waits at `wait_go`; version 2 calls it `await_go` and adds a one-minute delay after it. */
 function graph(version: 1 | 2) {
   const wait = version === 1 ? 'wait_go' : 'await_go';
-  const nodes = [
+  const nodes: { id: string; type: string; params?: Record<string, unknown> }[] = [
     { id: 'start', type: 'trigger.api' },
     { id: wait, type: 'wait.event', params: { event: 'go', timeout: '30d' } },
     { id: 'done', type: 'end', params: { outcome: 'completed' } },
@@ -32,7 +32,7 @@ function graph(version: 1 | 2) {
   const edges = [{ from: 'start', to: wait }, { from: wait, to: 'late', branch: 'timeout' }];
   if (version === 1) edges.push({ from: wait, to: 'done', branch: 'received' });
   else {
-    nodes.push({ id: 'cool', type: 'wait.delay', params: { duration: '1m' } } as (typeof nodes)[number]);
+    nodes.push({ id: 'cool', type: 'wait.delay', params: { duration: '1m' } });
     edges.push({ from: wait, to: 'cool', branch: 'received' }, { from: 'cool', to: 'done' });
   }
   return { name: 'Migration crash', graph: { nodes, edges } };
