@@ -9,7 +9,7 @@ import type { Engine } from '../engine/engine-module.js';
 import type { CompiledFlow } from '../engine/compiler.js';
 import { moveRun, type MoveTarget, type PendingTimer } from '../engine/migration/move-run.js';
 import { toNodeRecords, type StoredNodeRecord } from '../engine/runtime/node-record.js';
-import { toOrderRow, type OrderDbRow } from '../engine/runtime/order-row.js';
+import { toRunFields, type RunDbRow } from '../engine/runtime/run-row.js';
 import { toWait, type WaitDbRow } from '../engine/runtime/waits.js';
 import { toHold, type HoldDbRow } from '../engine/runtime/holds.js';
 import type { MoveOutcome } from '../engine/runtime/order-runtime.js';
@@ -51,7 +51,7 @@ export interface FlowMigrationDeps {
 }
 
 /** An order row with its open waits, holds and pending timers, as one read returns it. */
-type CandidateDbRow = OrderDbRow & {
+type CandidateDbRow = RunDbRow & {
   nodes: Record<string, StoredNodeRecord> | null;
   waits: WaitDbRow[];
   holds: HoldDbRow[];
@@ -118,7 +118,7 @@ export class FlowMigrations {
         const timers: PendingTimer[] = row.timers.map((t) => ({ id: t.id, kind: t.kind, nodeId: t.node_id, run: t.run, dueAt: Number(t.due_at) }));
         const verdict = moveRun(
           target,
-          { order: toOrderRow(row), nodes: toNodeRecords(row.nodes), waits: row.waits.map(toWait), holds: row.holds.map(toHold), timers },
+          { order: toRunFields(row), nodes: toNodeRecords(row.nodes), waits: row.waits.map(toWait), holds: row.holds.map(toHold), timers },
           now,
         );
         if ('refused' in verdict) out.refused.push({ orderId: id, reason: verdict.refused });

@@ -11,7 +11,7 @@
 import type { CompiledFlow, CompiledNode } from '../compiler.js';
 import type { NodeRecord } from '../runtime/node-record.js';
 import { CALL_TIMER_KIND } from '../runtime/order-calls.js';
-import { isFinished, type OrderRow, type PersistedSnapshot } from '../runtime/order-row.js';
+import { isFinished, type PersistedSnapshot, type RunFields } from '../runtime/run-row.js';
 import type { HoldRow } from '../runtime/holds.js';
 import type { TimelineEntry } from '../runtime/timeline.js';
 import type { WaitRow } from '../runtime/waits.js';
@@ -39,7 +39,7 @@ export interface MoveTarget {
 
 /** The order's run as read under its lock (or, for a dry run, as it stands). */
 export interface MoveSubject {
-  order: OrderRow;
+  order: RunFields;
   nodes: ReadonlyMap<string, NodeRecord>;
   /** Open waits. */
   waits: readonly WaitRow[];

@@ -373,7 +373,7 @@ export class OrderRuntime {
     client.on('error', onError);
     let committed = false;
     try {
-      const locked = await beginAndLockOrder(client, orderId);
+      const locked = await beginAndLockOrder(client, orderId, this.deps.subject);
       if (!locked) throw notFound('Order');
       const { order } = locked;
       if (order.flowId === plan.flowId && order.flowVersion === plan.toVersion && plan.toVersion !== plan.fromVersion && !isFinished(order.status)) {
@@ -400,7 +400,8 @@ export class OrderRuntime {
       await writeMove(client, { orderId, generation: order.generation, toVersion: plan.toVersion, moved, waitingAt, now });
       await client.query('COMMIT');
       committed = true;
-      const change: OrderChange = { orderId, status: order.status, at: clock.now(), ...(order.returnOf ? { returnOf: order.returnOf } : {}) };
+      const related = this.deps.subject.related?.(order.facts) ?? null;
+      const change: OrderChange = { orderId, status: order.status, at: clock.now(), ...(related !== null ? { related } : {}) };
       this.changes.emit('change', change);
       this.changes.emit('local', change);
       return { outcome: 'moved' };

@@ -40,7 +40,7 @@ function nextVersion(fails: boolean): Graph {
 
 async function order(lines: Partial<NewOrderLine>[]): Promise<string> {
   const full: NewOrderLine[] = lines.map((l) => ({ sku: 'MUG-1', name: null, qty: 1, unitPriceMinor: null, sellerId: null, locationId: null, ...l }));
-  return h.startOrder(FLOW, 1, { model: 'marketplace', channel: 'marketplace', customerId: 'cust_1', contactEmail: 'buyer@example.com', subtotalMinor: 0, taxMinor: 0, totalMinor: 0, lines: full });
+  return h.startOrder(FLOW, 1, { model: 'marketplace', channel: 'marketplace', customerId: 'cust_1', contactEmail: 'buyer@example.com', subtotal: 0, tax: 0, total: 0, lines: full });
 }
 const live = async (id: string) => (await h.t.call('GET', `/api/v1/orders/${id}`)).body;
 const answer = (id: string, sellerId: string) => h.t.call('POST', `/api/v1/orders/${id}/events`, { event: 'seller.responded', payload: { sellerId, decision: 'accepted' } });

@@ -9,14 +9,14 @@ import type { Effect } from '../../../src/engine/run/effects.js';
 import type { EffectResult } from '../../../src/engine/run/run-input.js';
 import { openRunState } from '../../../src/engine/run/run-state.js';
 import { undoBody } from '../../../src/engine/run/undo-body.js';
-import { isFinished, type OrderRow } from '../../../src/engine/runtime/order-row.js';
+import { isFinished, type RunRow } from '../../../src/engine/runtime/run-row.js';
 import { seededRandom } from '../../resilience/support/seed.js';
 import { CALL_REQUEST, compile, okAnswer, PureRun, T0, undone, type Script } from './decide-driver.js';
 
 const HOUR = 3_600_000;
 
 /** The run's order row with its snapshot, as the lock read hands it to a move. */
-function orderRow(run: PureRun): OrderRow {
+function orderRow(run: PureRun): RunRow {
   const { snapshot } = run.state;
   return { ...run.state.order, snapshot: snapshot && { value: snapshot.value, context: snapshot.context } };
 }
