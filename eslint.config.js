@@ -24,7 +24,7 @@ const everywhere = {
 
 export default defineConfig(
   {
-    ignores: ['node_modules/', 'dist/', '.data/', 'coverage/', '.tmp-bench/', 'bench/results/', 'deploy/', 'docs/'],
+    ignores: ['node_modules/', '.cache/', 'dist/', '.data/', 'coverage/', '.tmp-bench/', 'bench/results/', 'deploy/', 'docs/'],
   },
   {
     linterOptions: { reportUnusedDisableDirectives: 'error' },

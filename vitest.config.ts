@@ -2,14 +2,37 @@
 // (server from TEST_DATABASE_URL, else embedded) and get a database per test file.
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Unit test files that replace a module (`vi.mock`): they run isolated, since without isolation a module cached by an
+ * earlier file would keep the real import (or keep the mock for later files). `test/unit/architecture/` checks the list.
+ */
+export const ISOLATED_UNIT_FILES = ['test/unit/engine/attempt-worker.test.ts'];
+
 export default defineConfig({
   test: {
     pool: 'forks',
+    // Vitest's default on 2 cores is one worker (cores - 1): every file one after the other, while most of an
+    // integration file's time is spent waiting on PostgreSQL, sockets and child processes. Two workers keep both
+    // cores busy there (docs/testing.md, "CI time"). Projects with another maxWorkers need a group of their own.
+    maxWorkers: 2,
     projects: [
       {
+        // Pure logic: one module graph per worker (no per-file isolation) saves most of the import time. First and
+        // alone, one file at a time: its property tests and regex budgets are CPU-bound and timed.
         test: {
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
+          exclude: ISOLATED_UNIT_FILES,
+          isolate: false,
+          maxWorkers: 1,
+          testTimeout: 10_000,
+        },
+      },
+      {
+        test: {
+          name: 'unit-isolated',
+          include: ISOLATED_UNIT_FILES,
+          maxWorkers: 1,
           testTimeout: 10_000,
         },
       },
@@ -18,6 +41,7 @@ export default defineConfig({
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
           globalSetup: ['test/support/global-setup.ts'],
+          sequence: { groupOrder: 1 },
           // Lets memory tests measure the heap after a real collection.
           execArgv: ['--expose-gc'],
           testTimeout: 60_000,
@@ -32,7 +56,7 @@ export default defineConfig({
           name: 'resilience',
           include: ['test/resilience/*.test.ts'],
           globalSetup: ['test/support/global-setup.ts'],
-          sequence: { groupOrder: 1 },
+          sequence: { groupOrder: 2 },
           fileParallelism: false,
           testTimeout: 300_000,
           hookTimeout: 120_000,
@@ -45,6 +69,7 @@ export default defineConfig({
           name: 'hostile-input',
           include: ['test/resilience/hostile/**/*.test.ts'],
           globalSetup: ['test/support/global-setup.ts'],
+          sequence: { groupOrder: 1 },
           testTimeout: 300_000,
           hookTimeout: 120_000,
         },

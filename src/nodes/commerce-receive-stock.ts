@@ -1,8 +1,7 @@
 // Node type `commerce.receive_stock`: books the delivered goods onto the shelf (goods receipt).
 import type { NodeTypeDef, StepContext, StepResult } from '../engine/node-type.js';
-import { TerminalError } from '../domain/errors.js';
-import { fulfillmentOf } from '../commerce/fulfillment.js';
 import { generationOf, noParams, type NoParams } from './commerce-support.js';
+import { placeOnShelf } from './shelf-placement.js';
 
 /** Takes received units back off the count (they were booked by mistake or the order was undone). */
 async function reverseReceipts(ctx: StepContext<NoParams>): Promise<void> {
@@ -24,24 +23,11 @@ export const commerceReceiveStock: NodeTypeDef<NoParams> = {
     const { order } = ctx;
     const now = ctx.clock.now();
     const generation = generationOf(order);
-    const { orderLines, catalogue, purchasing } = ctx.ports;
-    const lines = await orderLines.read(order.id);
-    const products = await catalogue.productsBySku(lines.map((l) => l.sku));
-    const locations = await catalogue.locationsById();
-    const fallback = fulfillmentOf(order.input).locationId ?? [...locations.values()].find((l) => l.kind === 'warehouse')?.id ?? null;
-    const received: { sku: string; locationId: string; qty: number }[] = [];
-    const skipped: string[] = [];
-    for (const line of lines) {
-      const product = products.get(line.sku);
-      if (!product || product.digital) {
-        skipped.push(line.sku);
-        continue;
-      }
-      const locationId = line.locationId ?? fallback;
-      if (!locationId || !locations.has(locationId)) throw new TerminalError(`No receiving location for ${line.sku}`);
-      await purchasing.receive({ orderId: order.id, generation, nodeId: ctx.nodeId, sku: line.sku, locationId, qty: line.qty }, now);
-      received.push({ sku: line.sku, locationId, qty: line.qty });
-    }
+    const { purchasing } = ctx.ports;
+    const rule = { lineLocation: 'binding', noLocation: (sku: string) => `No receiving location for ${sku}` } as const;
+    const { placed: received, skipped } = await placeOnShelf(ctx, rule, (line) =>
+      purchasing.receive({ orderId: order.id, generation, nodeId: ctx.nodeId, ...line }, now),
+    );
     await purchasing.markReceived(order.id, generation, now);
     return {
       branch: 'ok',

@@ -1,8 +1,7 @@
 // Node type `commerce.restock`: a return's units are back on the shelf, available again (contract 18).
 import type { NodeTypeDef, StepContext, StepResult } from '../engine/node-type.js';
-import { TerminalError } from '../domain/errors.js';
-import { fulfillmentOf } from '../commerce/fulfillment.js';
 import { generationOf, noParams, type NoParams } from './commerce-support.js';
+import { placeOnShelf } from './shelf-placement.js';
 
 /** Takes the units this node put back off the shelf again (the return was undone). */
 async function reverseRestock(ctx: StepContext<NoParams>): Promise<void> {
@@ -25,24 +24,10 @@ export const commerceRestock: NodeTypeDef<NoParams> = {
     const { order } = ctx;
     const now = ctx.clock.now();
     const generation = generationOf(order);
-    const { orderLines, catalogue, stock } = ctx.ports;
-    const lines = await orderLines.read(order.id);
-    const products = await catalogue.productsBySku(lines.map((l) => l.sku));
-    const locations = await catalogue.locationsById();
-    const fallback = fulfillmentOf(order.input).locationId ?? [...locations.values()].find((l) => l.kind === 'warehouse')?.id ?? null;
-    const restocked: { sku: string; locationId: string; qty: number }[] = [];
-    const skipped: string[] = [];
-    for (const line of lines) {
-      const product = products.get(line.sku);
-      if (!product || product.digital) {
-        skipped.push(line.sku);
-        continue;
-      }
-      const locationId = line.locationId && locations.has(line.locationId) ? line.locationId : fallback;
-      if (!locationId || !locations.has(locationId)) throw new TerminalError(`No location to restock ${line.sku} at`);
-      await stock.restockReturned({ orderId: order.id, generation, nodeId: ctx.nodeId, sku: line.sku, locationId, qty: line.qty }, now);
-      restocked.push({ sku: line.sku, locationId, qty: line.qty });
-    }
+    const rule = { lineLocation: 'preferred', noLocation: (sku: string) => `No location to restock ${sku} at` } as const;
+    const { placed: restocked, skipped } = await placeOnShelf(ctx, rule, (line) =>
+      ctx.ports.stock.restockReturned({ orderId: order.id, generation, nodeId: ctx.nodeId, ...line }, now),
+    );
     const units = restocked.reduce((n, r) => n + r.qty, 0);
     return {
       branch: 'ok',

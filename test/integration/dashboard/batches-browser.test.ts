@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserMissing, launchChromium } from '../../support/browser.js';
 import { startTestService, type TestService } from '../../support/test-service.js';
+import { openSignedIn } from '../../support/signed-in-page.js';
 import { makePerson, type TestPerson } from '../identity/identity-client.js';
 import { graphs } from '../orders/orders-support.js';
 import { publishFlow } from '../../support/publish-flow.js';
@@ -22,16 +23,7 @@ describe.skipIf(missing !== null)(`batches in a real browser${missing ? ` — sk
   let browser: any;
   let operator: TestPerson;
 
-  async function open(person: TestPerson, width = 1280) {
-    const context = await browser.newContext({ viewport: { width, height: 900 } });
-    const [name, value] = person.cookie.split('=');
-    await context.addCookies([{ name, value, url: t.url }]);
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('console', (m: any) => m.type() === 'error' && errors.push(m.text()));
-    page.on('pageerror', (e: Error) => errors.push(e.message));
-    return { page, context, errors };
-  }
+  const open = (person: TestPerson, width = 1280) => openSignedIn(browser, t.url, person.cookie, { viewport: { width, height: 900 } });
 
   async function orders(count: number, title: string): Promise<string[]> {
     const ids: string[] = [];

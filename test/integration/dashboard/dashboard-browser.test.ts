@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../../support/test-service.js';
+import { openSignedIn } from '../../support/signed-in-page.js';
 import { makePerson, type TestPerson } from '../identity/identity-client.js';
 
 const DAY = 86_400_000;
@@ -45,18 +46,7 @@ describe.skipIf(missing !== null)(`dashboard in a real browser${missing ? ` — 
   let viewer: TestPerson;
 
   /** A page signed in as `person`, recording console errors and every request's origin. */
-  async function open(person: TestPerson, width = 1280) {
-    const context = await browser.newContext({ viewport: { width, height: 900 } });
-    const [name, value] = person.cookie.split('=');
-    await context.addCookies([{ name, value, url: t.url }]);
-    const page = await context.newPage();
-    const errors: string[] = [];
-    const origins = new Set<string>();
-    page.on('console', (m: any) => m.type() === 'error' && errors.push(m.text()));
-    page.on('pageerror', (e: Error) => errors.push(e.message));
-    page.on('request', (r: any) => origins.add(new URL(r.url()).origin));
-    return { page, context, errors, origins };
-  }
+  const open = (person: TestPerson, width = 1280) => openSignedIn(browser, t.url, person.cookie, { viewport: { width, height: 900 } });
 
   async function startApprovalOrder(): Promise<string> {
     const res = await t.call('POST', '/api/v1/orders', { flowId: 'dash-approval', input: { model: 'b2c', title: 'Mug for Ada', currency: 'USD', lines: [{ sku: 'MUG-1', qty: 1, unitPrice: 9.5 }] } });

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserMissing, launchChromium } from '../../support/browser.js';
 import { startTestService, type TestService } from '../../support/test-service.js';
+import { openSignedIn } from '../../support/signed-in-page.js';
 import { makePerson, type TestPerson } from '../identity/identity-client.js';
 
 const ATTACHED = { state: 'attached' } as const;
@@ -26,16 +27,8 @@ describe.skipIf(missing !== null)(`drawings that fit, the heat view and phone la
   let waitingId: string;
   let timerId: string;
 
-  async function open(width: number) {
-    const context = await browser.newContext({ viewport: { width, height: width > 600 ? 900 : 844 }, deviceScaleFactor: 1 });
-    const [name, value] = operator.cookie.split('=');
-    await context.addCookies([{ name, value, url: t.url }]);
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('console', (m: any) => m.type() === 'error' && errors.push(m.text()));
-    page.on('pageerror', (e: Error) => errors.push(e.message));
-    return { page, context, errors };
-  }
+  /** The operator's page at `width` (a phone's height below 600 px). */
+  const open = (width: number) => openSignedIn(browser, t.url, operator.cookie, { viewport: { width, height: width > 600 ? 900 : 844 }, deviceScaleFactor: 1 });
 
   /** The box of the drawing, its drawing and the page: nothing wider than its container. */
   async function fit(page: any, box: string) {

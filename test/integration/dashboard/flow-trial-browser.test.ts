@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserMissing, launchChromium } from '../../support/browser.js';
 import { startTestService, type TestService } from '../../support/test-service.js';
+import { openSignedIn } from '../../support/signed-in-page.js';
 import { publishFlow } from '../../support/publish-flow.js';
 import { makePerson, type TestPerson } from '../identity/identity-client.js';
 
@@ -41,16 +42,7 @@ describe.skipIf(missing !== null)(`trying a flow in a real browser${missing ? ` 
   let browser: any;
   let operator: TestPerson;
 
-  async function open(person: TestPerson, width = 1280) {
-    const context = await browser.newContext({ viewport: { width, height: 900 } });
-    const [name, value] = person.cookie.split('=');
-    await context.addCookies([{ name, value, url: t.url }]);
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('console', (m: any) => m.type() === 'error' && errors.push(m.text()));
-    page.on('pageerror', (e: Error) => errors.push(e.message));
-    return { page, errors };
-  }
+  const open = (person: TestPerson, width = 1280) => openSignedIn(browser, t.url, person.cookie, { viewport: { width, height: 900 } });
 
   beforeAll(async () => {
     t = await startTestService();

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserMissing, launchChromium } from '../../support/browser.js';
 import { startTestService, type TestService } from '../../support/test-service.js';
+import { openSignedIn } from '../../support/signed-in-page.js';
 import { makePerson, type TestPerson } from '../identity/identity-client.js';
 import { startScriptedReceiver, type ScriptedReceiver } from '../../support/scripted-receiver.js';
 import { eventually } from '../orders/orders-support.js';
@@ -20,16 +21,7 @@ describe.skipIf(missing !== null)(`held orders in a real browser${missing ? ` â€
   let viewer: TestPerson;
   const gateway = { down: true };
 
-  async function open(person: TestPerson) {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const [name, value] = person.cookie.split('=');
-    await context.addCookies([{ name, value, url: t.url }]);
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('console', (m: any) => m.type() === 'error' && errors.push(m.text()));
-    page.on('pageerror', (e: Error) => errors.push(e.message));
-    return { page, errors };
-  }
+  const open = (person: TestPerson) => openSignedIn(browser, t.url, person.cookie);
 
   async function heldOrder(): Promise<string> {
     gateway.down = true;
