@@ -337,7 +337,7 @@ export function dashboardRouter(o: DashboardRouterOptions): Router {
         problems: detail.draft.problems,
         heat,
         paths,
-        move: roleAtLeast(principal.role, MOVE_ROLE) ? await moveOf(ctx, principal, detail) : null,
+        move: roleAtLeast(principal.role, MOVE_ROLE) ? await moveOf(ctx, principal, detail, new Set(nodeTypes.filter((t) => t.kind === 'end' || t.kind === 'continue').map((t) => t.type))) : null,
         ...extra,
         error,
       }),
@@ -346,9 +346,10 @@ export function dashboardRouter(o: DashboardRouterOptions): Router {
 
   /**
    * The Move section (contract 15): each published version before the latest with unfinished orders (contract 14's
-   * count, one indexed query per version), the later versions it may move to, newest first, and their mapping rows.
+   * count, one indexed query per version), the later versions it may move to, newest first, and their mapping rows
+   * (none for `final` types: an order that reached an End has ended).
    */
-  async function moveOf(ctx: Context, principal: Principal, detail: OperationOutput<'getFlow'>): Promise<MoveSectionView> {
+  async function moveOf(ctx: Context, principal: Principal, detail: OperationOutput<'getFlow'>, final: ReadonlySet<string>): Promise<MoveSectionView> {
     const versions = detail.versions;
     const latest = versions.at(-1);
     const older = latest ? versions.filter((v) => v.version < latest.version) : [];
@@ -364,7 +365,7 @@ export function dashboardRouter(o: DashboardRouterOptions): Router {
         targets: versions
           .filter((t) => t.version > v.version)
           .reverse()
-          .map((t) => ({ version: t.version, rows: mappingRows(v.graph, t.graph) })),
+          .map((t) => ({ version: t.version, rows: mappingRows(v.graph, t.graph, final) })),
       }));
     return { flowId: detail.flow.id, sources, ratePerSecond: MOVE_BATCH_RATE };
   }

@@ -34,13 +34,15 @@ export function moveNodes(graph: unknown): MoveNode[] {
 /**
  * The rows of a move from `from` to `to`: every old node whose id the target lacks, or holds with another type (or,
  * for `wait.event`, another event), offered the target's nodes of its type. A node that maps by id needs no row: the
- * route maps it so when `mapping` does not name it.
+ * route maps it so when `mapping` does not name it. `final` names the types that end a run (End, continue-as-new):
+ * an order that reached one has ended and never moves, so they get no row.
  */
-export function mappingRows(from: unknown, to: unknown): MappingRow[] {
+export function mappingRows(from: unknown, to: unknown, final: ReadonlySet<string> = new Set()): MappingRow[] {
   const target = moveNodes(to);
   const byId = new Map(target.map((n) => [n.id, n]));
   const rows: MappingRow[] = [];
   for (const node of moveNodes(from)) {
+    if (final.has(node.type)) continue;
     const same = byId.get(node.id);
     const why = !same ? 'missing' : same.type !== node.type ? 'other-type' : same.event !== node.event ? 'other-event' : null;
     if (why === null) continue;

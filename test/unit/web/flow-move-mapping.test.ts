@@ -38,6 +38,12 @@ describe('mapping rows of a move', () => {
     expect(mappingRows(graph({ id: 'w', type: 'wait.event' }), graph({ id: 'w', type: 'wait.event', params: { event: 'payment.received' } }))).toEqual([]);
   });
 
+  it('nodes of a final type (End, continue-as-new) get no row: an order that reached one has ended', () => {
+    const v2 = graph({ id: 'start', type: 'trigger.api' }, { id: 'ok', type: 'human.approval' }, { id: 'pay', type: 'wait.event', params: { event: 'payment.received' } }, { id: 'call', type: 'http.call' }, { id: 'finished', type: 'end' });
+    expect(mappingRows(v1, v2).map((r) => r.node.id)).toEqual(['done']);
+    expect(mappingRows(v1, v2, new Set(['end']))).toEqual([]);
+  });
+
   it('a malformed graph has no nodes (nothing to map, nothing thrown)', () => {
     expect(moveNodes(null)).toEqual([]);
     expect(moveNodes({ nodes: [1, { id: 2 }, { id: 'x' }] })).toEqual([]);
