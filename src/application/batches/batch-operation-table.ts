@@ -8,6 +8,7 @@ import { soleApprovalNode } from '../../orders/sole-approval.js';
 import { soleHoldNode } from '../../orders/sole-hold.js';
 import type { OperationRegistry } from '../operation-registry.js';
 import type { OperationName } from '../operation-types.js';
+import { migrateInputSchema, type MigrateInput } from './migrate-input.js';
 
 /** How one order ended when the registry operation answered (a refusal it throws is `skipped` by the worker). */
 export interface ItemOutcome {
@@ -17,9 +18,21 @@ export interface ItemOutcome {
 
 const DONE: ItemOutcome = { outcome: 'done' };
 
+/**
+ * What a batch operation needs besides the registry: moving orders to another flow version (contract
+ * 15), which no REST operation does for one order alone (its route starts a batch of this operation).
+ */
+export interface BatchServices {
+  /** A migrate input checked when its batch starts (404 unknown flow, 400 unpublished version or unknown mapped node), toVersion fixed. */
+  planMigration(input: MigrateInput): Promise<MigrateInput & { toVersion: number }>;
+  /** Moves one order under its lock: `done` (moved, or already on the target version), `skipped` with the reason it cannot move. */
+  moveOrder(orderId: string, input: MigrateInput & { toVersion: number }): Promise<ItemOutcome>;
+}
+
 /** What one order's run gets: the registry, the creator as they may act now, the order, the batch's input. */
 export interface BatchCall<I> {
   registry: OperationRegistry;
+  services: BatchServices;
   caller: Principal;
   orderId: string;
   input: I;
@@ -40,6 +53,8 @@ export interface BatchOperation<S extends z.ZodType = z.ZodType> {
   /** The batch's `input` for this operation (contract 16). */
   input: S;
   idempotent: boolean;
+  /** Checks and fixes the input when the batch starts (migrate resolves its target version), before any order is taken. */
+  prepare?(input: z.output<S>, services: BatchServices): Promise<z.output<S>>;
   run(call: BatchCall<z.output<S>>): Promise<ItemOutcome>;
 }
 
@@ -50,8 +65,8 @@ function batchOperation<S extends z.ZodType>(op: BatchOperation<S>): BatchOperat
 /** The default cancel reason of a batch names it (the REST route's names the API). */
 export const batchCancelReason = (batchId: string) => `Cancelled by batch ${batchId}`;
 
-/** Contract 16's batch operations built so far (migrate joins with its issue). */
-export const BATCH_OPERATION_NAMES = ['cancel', 'deliver_event', 'decide_approval', 'resolve_hold', 'restart'] as const;
+/** Contract 16's batch operations. */
+export const BATCH_OPERATION_NAMES = ['cancel', 'deliver_event', 'decide_approval', 'resolve_hold', 'restart', 'migrate'] as const;
 export type BatchOperationName = (typeof BATCH_OPERATION_NAMES)[number];
 
 /**
@@ -115,6 +130,19 @@ export const BATCH_OPERATIONS: { readonly [K in BatchOperationName]: BatchOperat
     run: async ({ registry, caller, orderId, batchId }): Promise<ItemOutcome> => {
       await registry.call('restartOrder', caller, { id: orderId, idempotencyKey: `batch:${batchId}:${orderId}` }, { ip: null });
       return DONE;
+    },
+  }),
+  migrate: batchOperation({
+    name: 'migrate',
+    // Its role is the migrations route's (operator); each order moves alone under its lock (contract 15).
+    runs: 'migrateFlowOrders',
+    input: migrateInputSchema,
+    // An order already on the target version answers done: a repeat after a crash moves nothing twice.
+    idempotent: true,
+    prepare: (input, services) => services.planMigration(input),
+    run: async ({ services, orderId, input }): Promise<ItemOutcome> => {
+      if (input.toVersion === undefined) throw new Error('a migrate batch runs with the toVersion fixed at its start');
+      return services.moveOrder(orderId, { ...input, toVersion: input.toVersion });
     },
   }),
 };

@@ -12,7 +12,7 @@ import { claimNext, recordOutcome, renewLease, runnableBatches, takeExpiredLease
 import { readBatchWork, type BatchWork } from '../../batches/batch-store.js';
 import type { BatchOutcome } from '../../batches/batch-view.js';
 import type { OperationRegistry } from '../operation-registry.js';
-import { batchOperationOf, type ItemOutcome } from './batch-operation-table.js';
+import { batchOperationOf, type BatchServices, type ItemOutcome } from './batch-operation-table.js';
 
 export interface BatchWorkerOptions {
   db: Db;
@@ -20,6 +20,8 @@ export interface BatchWorkerOptions {
   logger: Logger;
   /** The registry the orders' operations run through (the one every face calls). */
   registry: () => OperationRegistry;
+  /** What batch operations use besides the registry (migrate's move of one order). */
+  services: BatchServices;
   /** How long a claim holds an order without renewal (default 20 s); renewed every third of it while it runs. */
   leaseMs?: number;
   /** The longest sleep between looks for work committed by other nodes (default 1 s). */
@@ -184,7 +186,7 @@ export class BatchWorker {
     if (!runs) return { outcome: 'failed', error: `This service does not know the operation ${work.operation}` };
     const caller = authorize(await this.creator(work), runs.role, runs.allowRestricted);
     const input: unknown = op.input.parse(work.input);
-    return op.run({ registry, caller, orderId, input, batchId: work.id, db: this.o.db });
+    return op.run({ registry, services: this.o.services, caller, orderId, input, batchId: work.id, db: this.o.db });
   }
 
   /** The creator as they may act now (a refusal when they cannot), cached briefly per batch. */

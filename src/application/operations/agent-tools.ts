@@ -5,7 +5,7 @@ import { agentFlowTools, type FlowToolBases } from './agent-flow-tools.js';
 import { agentChatTool, type ChatToolDeps } from './agent-chat-tool.js';
 import type { OrderOperationDeps } from './order-operations.js';
 
-/** The tool names, as the spec's A2A skill table and contract sections 11 and 16 (resolve_hold) list them. */
+/** The tool names, as the spec's A2A skill table and contract sections 11, 15 (migrate_orders) and 16 (resolve_hold) list them. */
 export const AGENT_TOOL_NAMES = [
   'chat',
   'place_order',
@@ -27,6 +27,7 @@ export const AGENT_TOOL_NAMES = [
   'run_stock_review',
   'simulate_flow',
   'flow_impact',
+  'migrate_orders',
 ] as const;
 
 /**

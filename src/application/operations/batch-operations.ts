@@ -15,7 +15,7 @@ import { countSelection, ORDER_IDS_MAX, FILTER_MATCHES_MAX, SAMPLE_SIZE, type Ba
 import { batchOperation as storedOperation, batchResults, BATCHES_LISTED, createBatch, listBatches, readBatch, RESULTS_LISTED, transitionBatch, type BatchTransition } from '../../batches/batch-store.js';
 import { BATCH_OUTCOMES, BATCH_STATES } from '../../batches/batch-view.js';
 import type { OperationRegistry } from '../operation-registry.js';
-import { BATCH_OPERATION_NAMES, BATCH_OPERATIONS, batchOperationOf } from '../batches/batch-operation-table.js';
+import { BATCH_OPERATION_NAMES, BATCH_OPERATIONS, batchOperationOf, type BatchServices } from '../batches/batch-operation-table.js';
 
 export interface BatchOperationDeps {
   db: Db;
@@ -27,6 +27,8 @@ export interface BatchOperationDeps {
   registry: () => OperationRegistry;
   /** Told when a batch starts or resumes here (the local worker looks for work at once). */
   onRunnable: () => void;
+  /** What batch operations use besides the registry (migrate checks its input at start). */
+  services: BatchServices;
 }
 
 export const batchSchema = z
@@ -54,7 +56,7 @@ const operationName = z.enum(BATCH_OPERATION_NAMES, {
 const startInput = z
   .strictObject({
     operation: operationName.describe(
-      'cancel (input { reason? }), deliver_event ({ event, payload? }), decide_approval ({ decision, note?, nodeId? }) or restart ({})',
+      'cancel (input { reason? }), deliver_event ({ event, payload? }), decide_approval ({ decision, note?, nodeId? }), resolve_hold ({ action, note? }), restart ({}) or migrate ({ flowId, fromVersion, toVersion?, mapping? })',
     ),
     orderIds: z.array(z.string().min(1).max(100)).min(1).max(ORDER_IDS_MAX).optional().describe(`The orders, at most ${ORDER_IDS_MAX.toLocaleString('en')} (a repeat counts once)`),
     filter: orderFilterBodySchema.optional().describe(`The order list's filter; at most ${FILTER_MATCHES_MAX.toLocaleString('en')} matches`),
@@ -126,9 +128,12 @@ export function batchOperations(deps: BatchOperationDeps) {
       run: async (caller, body, call) => {
         authorize(caller, roleOf(body.operation));
         const selection: BatchSelection = body.orderIds ? { orderIds: body.orderIds } : { filter: body.filter ?? {} };
+        // The schema checked the input against the operation's; kept as that schema reads it (defaults applied), and as
+        // the operation fixes it at start (migrate: its flow and versions checked, the target version resolved).
+        const op = BATCH_OPERATIONS[body.operation];
+        const parsed: unknown = op.input.parse(body.input ?? {});
+        const input = (op.prepare ? await op.prepare(parsed, deps.services) : parsed) as Record<string, unknown>;
         if (body.dryRun) return countSelection(db, deps.searchMode(), selection);
-        // The schema checked the input against the operation's; kept as that schema reads it (defaults applied).
-        const input = BATCH_OPERATIONS[body.operation].input.parse(body.input ?? {}) as Record<string, unknown>;
         const batch = await createBatch(db, deps.searchMode(), {
           operation: body.operation,
           input,

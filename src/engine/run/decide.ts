@@ -253,6 +253,8 @@ function startStep(d: RunDraft, effect: RunStepEffect): void {
     rec.endedAt = null;
     rec.error = null;
     rec.holds = 0;
+    // A new run makes its ids with the node's own id.
+    delete rec.idAs;
   }
   rec.attempt = effect.attempt;
   rec.status = 'running';
@@ -282,7 +284,7 @@ function stepOutcome(d: RunDraft, step: RunStepEffect, result: EffectResult): vo
       d.effect({
         type: 'schedule',
         timer: {
-          id: retryTimerId(orderId, generation, nodeId, rec.runs, attempt + 1),
+          id: retryTimerId(orderId, generation, d.idOf(nodeId), rec.runs, attempt + 1),
           orderId,
           kind: TIMER_KINDS.stepRetry,
           nodeId,
@@ -338,10 +340,12 @@ function retryPolicyOf(compiled: CompiledNode): RetryPolicy {
 /** Records an external call (made after commit by the call executor) with its wake-up timer due at `dueAt`. */
 function recordCall(d: RunDraft, nodeId: string, run: number, purpose: CallPurpose, attempt: number, request: ExternalRequest, dueAt: number): void {
   const { id: orderId, generation } = d.order;
-  const id = callId(orderId, generation, nodeId, run, purpose, attempt);
+  // A node a move renamed mid-run keeps the ids it called out with (contract 15): the same Idempotency-Key for every attempt.
+  const idAs = d.idOf(nodeId);
+  const id = callId(orderId, generation, idAs, run, purpose, attempt);
   d.effect({
     type: 'call',
-    call: { id, orderId, generation, nodeId, run, purpose, attempt, idempotencyKey: idempotencyKey(orderId, generation, nodeId, run, purpose), request },
+    call: { id, orderId, generation, nodeId, run, purpose, attempt, idempotencyKey: idempotencyKey(orderId, generation, idAs, run, purpose), request },
     wakeUp: { id: callTimerId(id), orderId, kind: CALL_TIMER_KIND, nodeId, run, dueAt, payload: { callId: id, generation } },
   });
   const what = purpose === 'undo' ? `Undo of ${d.label(nodeId)}` : d.label(nodeId);
@@ -381,6 +385,7 @@ function openWait(d: RunDraft, nodeId: string): void {
   if (!compiled.def.wait) throw new Error(`node type ${compiled.def.type} has no wait()`);
   const rec = d.node(nodeId);
   rec.runs += 1;
+  delete rec.idAs;
   rec.status = 'waiting';
   rec.startedAt = d.at;
   rec.endedAt = null;

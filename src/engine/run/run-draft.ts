@@ -80,8 +80,14 @@ export class RunDraft {
     this.effects.push({ type: 'note', entry: { at: this.at, kind, message, nodeId, data } });
   }
 
+  /** The node id a run's outward ids are made with: the id it ran under before a move renamed it (NodeRecord.idAs), else its own. */
+  idOf(nodeId: string): string {
+    return this.nodes.get(nodeId)?.idAs ?? nodeId;
+  }
+
+  /** An order event; its outbox id is made with the sending node's `idOf`, so a moved node's events keep their ids. */
   emit(event: OutboxEvent): void {
-    this.effects.push({ type: 'emit', event });
+    this.effects.push({ type: 'emit', event: { ...event, nodeId: this.idOf(event.nodeId) } });
   }
 
   /** Merges a step's vars into the run's. */

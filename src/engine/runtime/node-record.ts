@@ -17,6 +17,12 @@ export interface NodeRecord {
   endedAt: number | null;
   /** How often this run of the node was held (contract 16): the number of its latest hold. */
   holds: number;
+  /**
+   * The node id this run's outward ids (Idempotency-Keys, call ids, retry timer and outbox event ids) are made
+   * with, when it differs from `nodeId`: a move to a new flow version renamed the node mid-run (contract 15),
+   * and what reached the outside world keeps its id. Absent otherwise; a new run of the node drops it.
+   */
+  idAs?: string;
 }
 
 export function emptyNodeRecord(nodeId: string): NodeRecord {
@@ -41,6 +47,7 @@ export function toNodeRecord(nodeId: string, r: StoredNodeRecord): NodeRecord {
     startedAt: r.startedAt ?? null,
     endedAt: r.endedAt ?? null,
     holds: r.holds ?? 0,
+    ...(r.idAs ? { idAs: r.idAs } : {}),
   };
 }
 

@@ -25,6 +25,9 @@ import type { ExternalAnswer } from '../node-type.js';
 import { readCall, recordAnswer } from './order-calls.js';
 import { ReferenceCache, type ReferenceVersion } from '../../db/reference-cache.js';
 import type { CachedRead } from '../../db/transaction-read-cache.js';
+import { moveRun, type MoveTarget } from '../migration/move-run.js';
+import { readPendingTimers } from '../migration/pending-timers.js';
+import { writeMove } from '../migration/move-write.js';
 
 /** How many connections with stale prepared statements a command discards before giving up (pool size is 10-20). */
 const MAX_STALE_PLAN_RETRIES = 32;
@@ -73,6 +76,17 @@ export interface DeliverResult {
   /** When nothing was delivered: the events the order waits for now (none once it has finished). */
   waitingFor?: string[];
 }
+
+/** A move of one order to another version of its flow (contract 15): old node id -> new in `mapping`. */
+export interface MovePlan {
+  flowId: string;
+  fromVersion: number;
+  toVersion: number;
+  mapping: Readonly<Record<string, string>>;
+}
+
+/** How a move ended: moved now, already on the target version (a repeat), or refused with the reason naming the node. */
+export type MoveOutcome = { outcome: 'moved' } | { outcome: 'already' } | { outcome: 'refused'; reason: string };
 
 export class OrderRuntime {
   private readonly queue = new KeyedQueue();
@@ -333,6 +347,65 @@ export class OrderRuntime {
       await slice.apply({ type: 'answer', call, answer });
       return { slice, result: undefined };
     });
+  }
+
+  /**
+   * Moves the order to another version of its flow (contract 15), alone and atomically under its
+   * lock (the in-process queue and the row lock every command takes): moveRun's verdict on the state
+   * read with the lock, written in the same transaction. An order already on the target version
+   * (a batch's repeat after a crash) answers `already` and changes nothing; 404 for an unknown order.
+   */
+  async move(orderId: string, plan: MovePlan): Promise<MoveOutcome> {
+    return this.queue.run(orderId, () => withSpan('order.move', { 'order.id': orderId }, () => this.moveInQueue(orderId, plan)));
+  }
+
+  private async moveInQueue(orderId: string, plan: MovePlan): Promise<MoveOutcome> {
+    const { db, clock, flows } = this.deps;
+    const client = await db.pool.connect();
+    let broken: Error | null = null;
+    const onError = (err: Error) => void (broken = err);
+    client.on('error', onError);
+    let committed = false;
+    try {
+      const locked = await beginAndLockOrder(client, orderId);
+      if (!locked) throw notFound('Order');
+      const { order } = locked;
+      if (order.flowId === plan.flowId && order.flowVersion === plan.toVersion && plan.toVersion !== plan.fromVersion && !isFinished(order.status)) {
+        await client.query('ROLLBACK');
+        committed = true;
+        return { outcome: 'already' };
+      }
+      const target: MoveTarget = {
+        ...plan,
+        from: (await flows.load(client, plan.flowId, plan.fromVersion)).compiled,
+        to: (await flows.load(client, plan.flowId, plan.toVersion)).compiled,
+      };
+      const timers = await readPendingTimers(client, orderId);
+      const now = clock.now();
+      const verdict = moveRun(target, { order, nodes: locked.nodes, waits: locked.waits, holds: locked.holds, timers }, now);
+      if ('refused' in verdict) {
+        await client.query('ROLLBACK');
+        committed = true;
+        return { outcome: 'refused', reason: verdict.refused };
+      }
+      const { moved } = verdict;
+      const label = (nodeId: string) => target.to.nodes.get(nodeId)?.node.label ?? nodeId;
+      const waitingAt = [...moved.waits.map((w) => label(w.nodeId)), ...moved.holds.map((h) => label(h.nodeId))];
+      await writeMove(client, { orderId, generation: order.generation, toVersion: plan.toVersion, moved, waitingAt, now });
+      await client.query('COMMIT');
+      committed = true;
+      const change: OrderChange = { orderId, status: order.status, at: clock.now(), ...(order.returnOf ? { returnOf: order.returnOf } : {}) };
+      this.changes.emit('change', change);
+      this.changes.emit('local', change);
+      return { outcome: 'moved' };
+    } catch (err) {
+      if (!committed) await client.query('ROLLBACK').catch(() => undefined);
+      if (err instanceof StalePreparedPlan) broken ??= err;
+      throw err;
+    } finally {
+      client.off('error', onError);
+      client.release(broken ?? undefined);
+    }
   }
 
   /**

@@ -187,6 +187,22 @@ export const REST_BINDINGS: readonly RestBinding[] = [
     errors: { 404: 'Unknown flow or version', 429: 'More than 4 new drawings in 10 seconds (Retry-After)' },
   },
   { operation: 'listNodeTypes', method: 'get', path: '/api/v1/node-types', success: 'Node types' },
+  // Moving live orders to a new flow version (contract 15).
+  {
+    operation: 'migrateFlowOrders',
+    method: 'post',
+    path: '/api/v1/flows/:id/migrations',
+    status: 202,
+    success: 'Started: { batch } (operation migrate) over the orders movable now',
+    respond: (output: { batch: unknown } | Record<string, unknown>) => ({ status: 'batch' in output ? 202 : 200, body: output }),
+    alsoAnswers: { 200: 'dryRun: { fromVersion, toVersion, movableCount, refusedCount, movable, refused: [{ orderId, reason }] }; nothing changed' },
+    errors: {
+      400: 'Invalid body, a version that is not a published version of this flow, toVersion equal to fromVersion, a mapping naming a node its version lacks, or more than 100,000 candidates',
+      403: 'Below operator',
+      404: 'Unknown flow',
+    },
+  },
+
   // Trying a flow before it goes live (contract 14).
   {
     operation: 'simulateFlow',

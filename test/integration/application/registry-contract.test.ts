@@ -55,6 +55,8 @@ describe('operation registry contract', () => {
       start_return: ['operator', 'write'],
       resolve_hold: ['operator', 'write'],
       simulate_flow: ['viewer', 'read'], flow_impact: ['viewer', 'read'],
+      // Contract 15 (moving live orders to a new flow version).
+      migrate_orders: ['operator', 'write'],
     };
     for (const op of tools) expect([op.role, op.effect], op.name).toEqual(spec[op.name]);
     for (const binding of REST_BINDINGS) expect(tools.map((op) => op.name)).not.toContain(binding.operation);
@@ -65,7 +67,7 @@ describe('operation registry contract', () => {
     const restBound = new Set(REST_BINDINGS.map((b) => b.operation));
     // chat is the assistant itself: it answers by calling the other tools, and MCP does not serve it.
     const tools = AGENT_TOOL_NAMES.filter((name) => name !== 'chat');
-    expect(tools).toHaveLength(19);
+    expect(tools).toHaveLength(20);
     expect(agentToolFindings(ops, restBound, tools)).toEqual([]);
     for (const name of tools) expect(t.service.ctx.operations.get(name)?.adapterOf?.name, name).toMatch(/^[a-z][A-Za-z]+$/);
     const twin = defineOperation({

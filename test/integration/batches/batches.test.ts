@@ -50,12 +50,13 @@ async function runBatch(body: Record<string, unknown>): Promise<{ batch: any; re
 const statusOf = async (id: string) => (await t.call('GET', `/api/v1/orders/${id}`)).body.status as string;
 
 describe('POST /api/v1/batches validates its body (contract 16; spec "Errors": 400 with issues, nothing changes)', () => {
-  it('an operation not built yet (migrate) or unknown is a 400 naming it', async () => {
-    for (const operation of ['migrate', 'archive']) {
-      const res = await start({ operation, orderIds: ['ord_x'] });
-      expect(res.status).toBe(400);
-      expect(res.body.issues).toContainEqual({ path: 'operation', message: `Unknown operation: ${operation}` });
-    }
+  it('an unknown operation is a 400 naming it; migrate without its input is a 400 naming the input', async () => {
+    const res = await start({ operation: 'archive', orderIds: ['ord_x'] });
+    expect(res.status).toBe(400);
+    expect(res.body.issues).toContainEqual({ path: 'operation', message: 'Unknown operation: archive' });
+    const migrate = await start({ operation: 'migrate', orderIds: ['ord_x'] });
+    expect(migrate.status).toBe(400);
+    expect(migrate.body.issues.map((i: { path: string }) => i.path)).toEqual(expect.arrayContaining(['input.flowId', 'input.fromVersion']));
     expect((await t.call('GET', '/api/v1/batches')).body.batches).toEqual([]);
   });
 
