@@ -85,7 +85,7 @@ form.move { border: 1px solid #ccd; border-radius: 6px; padding: .5rem .75rem; m
 form.move h3 { margin-top: .25rem; }
 form.move fieldset { border: 1px solid #dde; border-radius: 6px; margin: .5rem 0; }
 .move-row { display: flex; flex-wrap: wrap; gap: .25rem 1rem; align-items: baseline; margin: .35rem 0; }
-.move-row label { margin-top: 0; flex: 1 1 20rem; }
+.move-row label { margin-top: 0; flex: 1 1 20rem; font-weight: normal; }
 .move-row select { flex: 0 1 22rem; }
 [data-move-result].error { color: #8a1c15; }
 ul.move-refusals { max-height: 18rem; overflow: auto; }

@@ -57,9 +57,6 @@ export interface DashboardRouterOptions {
 /** Batch operations the /orders panel does not offer: a move (contract 15) is chosen on the flow's page, with its versions and mapping. */
 const STARTED_ELSEWHERE: ReadonlySet<string> = new Set(['migrate']);
 
-/** Contract 15: moving live orders is the operator's. */
-const MOVE_ROLE: Role = 'operator';
-
 const one = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
 export function dashboardRouter(o: DashboardRouterOptions): Router {
@@ -337,7 +334,7 @@ export function dashboardRouter(o: DashboardRouterOptions): Router {
         problems: detail.draft.problems,
         heat,
         paths,
-        move: roleAtLeast(principal.role, MOVE_ROLE) ? await moveOf(ctx, principal, detail, new Set(nodeTypes.filter((t) => t.kind === 'end' || t.kind === 'continue').map((t) => t.type))) : null,
+        move: roleAtLeast(principal.role, roleOf('migrateFlowOrders')) ? await moveOf(ctx, principal, detail, new Set(nodeTypes.filter((t) => t.kind === 'end' || t.kind === 'continue').map((t) => t.type))) : null,
         ...extra,
         error,
       }),

@@ -53,7 +53,7 @@ ${
     : target.rows.map((row, i) => {
         const here = source.atNode[row.node.id] ?? 0;
         return html`<div class="move-row" data-move-map-node="${row.node.id}" data-move-map-type="${row.node.type}" data-live-orders="${here}">
-<label for="${prefix}-${i}">${nodeName(row.node)} <code>${row.node.type}</code>: ${WHY[row.why]} ${target.version}${here ? html`; <strong>${plural(here, 'order')} stand${here === 1 ? 's' : ''} here</strong>` : ''}</label>
+<label for="${prefix}-${i}"><strong>${nodeName(row.node)}</strong> <code>${row.node.type}</code>: ${WHY[row.why]} ${target.version}${here ? html`; <strong>${plural(here, 'order')} stand${here === 1 ? 's' : ''} here</strong>` : ''}</label>
 <select id="${prefix}-${i}" data-move-map-select="${row.node.id}"><option value="">no counterpart</option>${row.options.map(
           (o) => html`<option value="${o.id}">${nodeName(o)}</option>`,
         )}</select></div>`;
