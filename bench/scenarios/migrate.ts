@@ -66,6 +66,9 @@ interface Phase {
   create: LatencySummary;
   event: LatencySummary;
   seconds: number;
+  /** Orders of the other traffic cut by an error (a reset socket on an overloaded machine, an unexpected status): counted, not retried. */
+  errors: number;
+  firstError: string | null;
 }
 
 async function publish(client: BenchClient, graph: unknown): Promise<number> {
@@ -105,9 +108,20 @@ export async function migrateScenario(ctx: ScenarioContext): Promise<ScenarioRes
       const pl = ctx.progress(`migrate: other traffic ${label}, ${options.rate} requests/s`, perPhase);
       const prefix = `mig-other-${phaseNo++}-`;
       const t0 = performance.now();
-      await openLoop(perPhase, orderRate, async (i) => void (await driveMarketplaceOrder(i, prefix, rec, { pick: () => client, skus: options.skus, tally: new Map() })), (n) => pl.update(n));
+      let errors = 0;
+      let firstError: string | null = null;
+      const drive = async (i: number) => {
+        try {
+          await driveMarketplaceOrder(i, prefix, rec, { pick: () => client, skus: options.skus, tally: new Map() });
+        } catch (err) {
+          errors++;
+          firstError ??= err instanceof Error ? err.message : String(err);
+        }
+      };
+      await openLoop(perPhase, orderRate, drive, (n) => pl.update(n));
       pl.done();
-      return { create: rec.create.summary(), event: rec.event.summary(), seconds: (performance.now() - t0) / 1000 };
+      if (errors) ctx.log(`migrate: ${errors} orders of the other traffic ${label} cut by an error, the first: ${firstError}`);
+      return { create: rec.create.summary(), event: rec.event.summary(), seconds: (performance.now() - t0) / 1000, errors, firstError };
     };
     // Warm-up (JIT, pools, the marketplace machine), not reported.
     await closedLoop(20, 4, async (i) => void (await driveMarketplaceOrder(i, 'mig-warm-', { create: new LatencyRecorder(), event: new LatencyRecorder() }, { pick: () => client, skus: options.skus, tally: new Map() })));
@@ -177,6 +191,7 @@ export async function migrateScenario(ctx: ScenarioContext): Promise<ScenarioRes
         row('other events p50 / p99: before / during / after', `${pair(before.event)} | ${pair(during.event)} | ${pair(after.event)}`, 'ms'),
         row('other events p50 during / before', ratio(during.event.p50, before.event.p50), 'x'),
         row('other events p99 during / before', ratio(during.event.p99, before.event.p99), 'x'),
+        row('other orders cut by an error before / during / after (not in the latencies)', `${before.errors} / ${during.errors} / ${after.errors}`, `of ${perPhase}`),
         row('other traffic phase lengths before / during / after', `${round(before.seconds, 1)} / ${round(during.seconds, 1)} / ${round(after.seconds, 1)}`, 's'),
       ],
       data: { orders: total, rate, measuredRate, batchSeconds, batch: last, movedDuringTraffic: movedAtTrafficEnd, cpuPerMove, impliedCores, before, during, after, otherRate: options.rate, rateSeconds: options.rateSeconds },
