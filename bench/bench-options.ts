@@ -69,7 +69,7 @@ const HELP = `npm run bench -- [options]
   --paused N          orders left waiting in the paused scenario (default 100000)
   --stats-orders N    orders seeded for the stats scenario (default 100000)
   --migrate-orders N  orders moved to a new flow version in the migrate scenario (default 10000)
-  --migrate-rate R    the migrate batch's ratePerSecond, 1 to 1000 (default 200)
+  --migrate-rate R    the migrate batch's ratePerSecond, 1 to 1000 (default 50, contract 16's)
   --timer-rate R      timers due per second (default 200)
   --timer-seconds S   seconds of steady timers (default 30)
   --drain N           timers due in the same instant (default 10000)
@@ -152,7 +152,7 @@ export function parseBenchOptions(argv: string[], env: NodeJS.ProcessEnv = proce
     statsOrders: Math.floor(positive('stats-orders', values['stats-orders'], 100_000)),
     migrateOrders: Math.max(1, Math.floor(positive('migrate-orders', values['migrate-orders'], 10_000))),
     // Contract 16's bounds of ratePerSecond.
-    migrateRate: Math.min(1000, Math.max(1, Math.floor(positive('migrate-rate', values['migrate-rate'], 200)))),
+    migrateRate: Math.min(1000, Math.max(1, Math.floor(positive('migrate-rate', values['migrate-rate'], 50)))),
     timerRate: positive('timer-rate', values['timer-rate'], 200),
     timerSeconds: positive('timer-seconds', values['timer-seconds'], 30),
     drain: Math.floor(positive('drain', values.drain, 10_000)),
