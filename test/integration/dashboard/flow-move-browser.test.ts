@@ -169,4 +169,13 @@ describe.skipIf(missing !== null)(`moving live orders from the flow page in a re
     await page.screenshot({ path: path.join(SHOTS, 'flow-move-390.png'), fullPage: true });
     expect(errors).toEqual([]);
   });
+
+  it("the /orders batch panel offers every batch operation but migrate, which needs the flow page's versions and mapping", async () => {
+    const { page, errors } = await open(operator);
+    await page.goto(`${t.url}/orders`);
+    await page.waitForSelector('html[data-dashboard-ready]', ATTACHED);
+    const offered = await page.locator('[data-bulk-operation] option').evaluateAll((os: HTMLOptionElement[]) => os.map((o) => o.value));
+    expect(offered).toEqual(['cancel', 'deliver_event', 'decide_approval', 'resolve_hold', 'restart']);
+    expect(errors).toEqual([]);
+  });
 });
