@@ -180,6 +180,17 @@ export async function answerQuestion(deps: ChatDeps, caller: Principal, input: {
       if (flow.draft.problems.length) return answer({ text: `The draft of ${flow.flow.name} cannot be published: ${flow.draft.problems.map((p) => p.message).join('; ')}.`, intent, tool: 'get_flow', data: flow });
       return propose(intent, 'publish_flow', { flowId: slots.flowId }, `Publish the draft of ${flow.flow.name} (${slots.flowId}) as version ${(flow.flow.publishedVersion ?? 0) + 1}?`);
     }
+    case 'migrate_orders': {
+      // "from version 1 to version 2", "v1 to v2": the first number is the source, a second one the target (default the latest).
+      const [from, to] = [...input.text.matchAll(/\bv(?:ersion)?\s*(\d+)/gi)].map((m) => Number(m[1]));
+      const target = to === undefined ? 'the latest version' : `version ${to}`;
+      return propose(
+        intent,
+        'migrate_orders',
+        { flowId: slots.flowId!, fromVersion: from, ...(to === undefined ? {} : { toVersion: to }) },
+        `Move the live orders of ${slots.flowId} from version ${from} to ${target}? Each moves alone, keeping its waits, deadlines and approvals; an order that cannot move stays, with the reason in the batch.`,
+      );
+    }
     case 'flow_change': {
       if (!roleAtLeast(caller.role, 'operator'))
         return answer({ text: 'Drafting flow changes needs the operator role.', intent, tool: null, data: null });

@@ -12,6 +12,7 @@ export type IntentName =
   | 'rollback_hold'
   | 'deliver_event'
   | 'publish_flow'
+  | 'migrate_orders'
   | 'run_stock_review'
   | 'flow_change'
   | 'needs_attention'
@@ -41,6 +42,13 @@ export const INTENTS: Record<IntentName, Intent> = {
   rollback_hold: { name: 'rollback_hold', write: true, tool: 'resolve_hold', role: 'operator', example: 'roll back ord_… (its held step)' },
   deliver_event: { name: 'deliver_event', write: true, tool: 'deliver_event', role: 'operator', example: 'deliver payment.received to ord_…' },
   publish_flow: { name: 'publish_flow', write: true, tool: 'publish_flow', role: 'operator', example: 'publish the storefront flow' },
+  migrate_orders: {
+    name: 'migrate_orders',
+    write: true,
+    tool: 'migrate_orders',
+    role: 'operator',
+    example: 'move the orders of the marketplace flow from version 1 to version 2 (contract 15; those that cannot move stay)',
+  },
   run_stock_review: { name: 'run_stock_review', write: true, tool: 'run_stock_review', role: 'operator', example: 'run the stock review' },
   flow_change: { name: 'flow_change', write: false, tool: 'propose_flow_change', role: 'operator', example: 'add an approval before capture in the storefront flow (a draft; nothing saved)' },
   needs_attention: { name: 'needs_attention', write: false, tool: 'needs_attention', role: 'viewer', example: 'what needs attention?' },
@@ -79,6 +87,8 @@ export function matchIntent(raw: string, slots: QuestionSlots, hasLastOrder: boo
   if (/\broll ?back\b/.test(text) && order && !many) return 'rollback_hold';
   if ((hasWord(t, 'deliver', 'send', 'record', 'post') || /\bmark\b.*\bas\b/.test(text)) && order && slots.event) return 'deliver_event';
   if (hasWord(t, 'publish', 'release', 'deploy')) return 'publish_flow';
+  // Contract 15: "move the orders of the marketplace flow from version 1 to version 2".
+  if (slots.flowId && hasWord(t, 'move', 'migrate') && /\bv(ersion)?\s*\d+/.test(text)) return 'migrate_orders';
   // An instruction about a flow's steps: drafted by propose_flow_change, nothing saved.
   if (slots.flowId && /^\s*(please\s+)?(add|insert|remove|delete|skip|drop|connect|reconnect|send|route|set|make|change|wait|notify|on)\b/i.test(raw)) return 'flow_change';
   if (/\b(stock|inventory) (review|check)\b/.test(text) && hasWord(t, 'run', 'start', 'do', 'trigger', 'launch')) return 'run_stock_review';

@@ -119,10 +119,11 @@ export function flowMigrationOperations(deps: FlowMigrationDeps) {
       '(naming the node), and changes nothing. Without dryRun it starts a batch (operation migrate) that moves each movable order alone, keeping its waits, ' +
       'deadlines, approvals and Idempotency-Keys; follow it with the batch id.',
     input: z.strictObject({ flowId: migrateShape.flowId, ...body }),
-    output: z.union([dryRunSchema, z.object({ batch: batchSchema })]),
+    // One object (MCP lists and checks an object output): the dry run's fields, or `batch` when the move started.
+    output: dryRunSchema.partial().extend({ batch: batchSchema.optional().describe('The migrate batch, when not a dry run') }),
     example: { flowId: 'tpl-marketplace-order', fromVersion: 1, toVersion: 2, dryRun: true },
     summarize: (o) =>
-      'batch' in o
+      o.batch
         ? `Moving ${o.batch.total} order(s) as batch ${o.batch.id}.`
         : `${o.movableCount} order(s) can move from version ${o.fromVersion} to ${o.toVersion}; ${o.refusedCount} cannot.`,
     mapIn: ({ flowId, ...rest }) => ({ id: flowId, ...rest }),

@@ -21,7 +21,7 @@ afterAll(async () => {
 describe('role checks per tool', () => {
   it('every skill below the caller’s role ends REJECTED naming the role needed; at or above it the role is never the refusal', async () => {
     const tools = t.service.ctx.operations.list().filter((op) => op.audience === 'agents');
-    expect(tools.length).toBe(20);
+    expect(tools.length).toBe(21);
     for (const role of ['viewer', 'approver', 'operator'] as const) {
       const client = await client10(t, tokens[role]);
       for (const op of tools) {

@@ -112,6 +112,8 @@ const CASES: Case[] = [
   ['refund 1 unit of MUG-1 on it', 'start_return', () => new RegExp(`^Start a return of 1 × MUG-1 from order ${ids.C}`), () => ({ lastOrderId: ids.C })],
   [q((i) => `returns of MUG-1 for ${i.C}`), 'start_return', /^Start a return of 1 × MUG-1 /],
   ['publish the approval flow', 'publish_flow', /^Publish the draft of approval-flow \(approval-flow\) as version 2\?/],
+  ['move the orders of the approval flow from version 1 to version 2', 'migrate_orders', /^Move the live orders of approval-flow from version 1 to version 2\?/],
+  ['migrate the approval flow orders off v1', 'migrate_orders', /^Move the live orders of approval-flow from version 1 to the latest version\?/],
   ['run the stock review', 'run_stock_review', /^Run the stock review now\?/],
   ['start a stock check now', 'run_stock_review', /^Run the stock review now\?/],
   [q((i) => `approve ${i.C}`), 'get_order', /is not waiting for an approval \(it is completed\)/],
@@ -135,7 +137,7 @@ describe('chat without a language model (contract section 11)', () => {
       const answer = await ask(typeof question === 'string' ? question : question(), operator, context?.());
       expect(answer.tool, answer.text).toBe(tool);
       expect(answer.text).toMatch(typeof expected === 'function' ? expected() : expected);
-      if (['decide_approval', 'cancel_order', 'start_return', 'deliver_event', 'publish_flow', 'run_stock_review'].includes(tool ?? '')) expect(answer.proposal?.skill).toBe(tool);
+      if (['decide_approval', 'cancel_order', 'start_return', 'deliver_event', 'publish_flow', 'migrate_orders', 'run_stock_review'].includes(tool ?? '')) expect(answer.proposal?.skill).toBe(tool);
       else expect(answer.proposal).toBeNull();
     });
   }

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestService } from '../../support/test-service.js';
 import { e, eventually, n, publishFlow, startBody, startOrdersService, tokenFor } from '../orders/orders-support.js';
 import { startScriptedReceiver, type ScriptedReceiver } from '../../support/scripted-receiver.js';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 
 let t: TestService;
 let rx: ScriptedReceiver;
@@ -220,7 +221,7 @@ describe('POST /api/v1/flows/:id/migrations (contract 15)', () => {
     rx.release(path, 200, {});
   });
 
-  it('bad requests: 404 unknown flow, 400 for an unpublished version, a version of another flow, the same version, a mapping to no node, a viewer 403; nothing changes', async () => {
+  it('bad requests: 404 unknown flow, 400 for an unpublished version, a version of another flow, the same version, a mapping to no node, a viewer 403, nothing changing; a migrate batch skips an order that cannot move, with the reason', async () => {
     const flow = `mig-bad-${++flows}`;
     const other = `mig-other-${flows}`;
     await publishFlow(t, flow, graph(approval, APPROVAL_BRANCHES));
@@ -253,10 +254,43 @@ describe('POST /api/v1/flows/:id/migrations (contract 15)', () => {
     expect((await live(id)).order.flowVersion).toBe(1);
     expect((await t.service.ctx.db.query("SELECT count(*)::int AS n FROM batches WHERE input->>'flowId' = $1", [flow])).rows[0].n).toBe(0);
 
-    // The batch route with a valid input moves the listed order (toVersion fixed at start to the latest).
-    const ok = await batch({ flowId: flow, fromVersion: 1 });
+    // The batch route with a valid input moves the listed orders (toVersion fixed at start to the latest); one that
+    // cannot move when its turn comes is skipped with the reason.
+    const ended = await start(flow);
+    expect((await t.call('POST', `/api/v1/orders/${ended}/cancel`, {})).status).toBe(200);
+    const ok = await t.call('POST', '/api/v1/batches', { operation: 'migrate', orderIds: [id, ended], input: { flowId: flow, fromVersion: 1 } });
     expect(ok.status, ok.text).toBe(202);
     expect((await t.service.ctx.db.query('SELECT input FROM batches WHERE id = $1', [ok.body.batch.id])).rows[0].input).toEqual({ flowId: flow, fromVersion: 1, toVersion: 2, mapping: {} });
+    const finished = await eventually(async () => {
+      const got = (await t.call('GET', `/api/v1/batches/${ok.body.batch.id}`)).body;
+      return got.batch.state === 'completed' ? got : null;
+    }, 10_000, 'the batch');
+    expect(finished.batch).toMatchObject({ done: 1, skipped: 1, failed: 0 });
+    expect(finished.results).toContainEqual({ orderId: ended, outcome: 'skipped', error: 'Order is cancelled: only waiting orders move' });
+    expect((await live(id)).order.flowVersion).toBe(2);
+  });
+
+  it('the tool migrate_orders (MCP, operator only): the dry run and the move through the same operation', async () => {
+    const flow = `mig-tool-${++flows}`;
+    await publishFlow(t, flow, graph(approval, APPROVAL_BRANCHES));
+    const id = await start(flow);
+    await publishFlow(t, flow, graph(approval, APPROVAL_BRANCHES, { added: true }));
+    const clientAs = async (token: string) => {
+      const client = new Client({ name: 'mig-test', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', t.url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+      return client;
+    };
+    const viewer = await clientAs(await tokenFor(t, 'viewer'));
+    expect((await viewer.listTools()).tools.map((x) => x.name)).not.toContain('migrate_orders');
+    const operator = await clientAs(await tokenFor(t, 'operator'));
+    const tool = (await operator.listTools()).tools.find((x) => x.name === 'migrate_orders')!;
+    expect(tool.annotations?.readOnlyHint).toBe(false);
+    const dry = await operator.callTool({ name: 'migrate_orders', arguments: { flowId: flow, fromVersion: 1, dryRun: true } });
+    expect(dry.isError).toBeFalsy();
+    expect(dry.structuredContent).toEqual({ fromVersion: 1, toVersion: 2, movableCount: 1, refusedCount: 0, movable: [id], refused: [] });
+    expect((dry.content as { text: string }[])[0]!.text).toBe('1 order(s) can move from version 1 to 2; 0 cannot.');
+    const moved = await operator.callTool({ name: 'migrate_orders', arguments: { flowId: flow, fromVersion: 1 } });
+    expect((moved.structuredContent as { batch: { operation: string; total: number } }).batch).toMatchObject({ operation: 'migrate', total: 1 });
     await eventually(async () => (await live(id)).order.flowVersion === 2, 10_000, 'the move');
   });
 });

@@ -11,6 +11,7 @@ export const SIZES = FULL
       shutdown: { inFlight: 60 },
       fuzzRuns: 150,
       threeNodes: { orders: 300 },
+      migrate: { orders: 1_000 },
     }
   : {
       form: 'short',
@@ -21,4 +22,5 @@ export const SIZES = FULL
       shutdown: { inFlight: 16 },
       fuzzRuns: 40,
       threeNodes: { orders: 45 },
+      migrate: { orders: 60 },
     };
