@@ -1,7 +1,7 @@
 // Command-line options of `npm run bench` (contract section 9) and their defaults.
 import { parseArgs } from 'node:util';
 
-export const SCENARIOS = ['marketplace', 'steps', 'paused', 'timers', 'limit', 'two-nodes', 'stats'] as const;
+export const SCENARIOS = ['marketplace', 'steps', 'paused', 'timers', 'limit', 'two-nodes', 'stats', 'migrate'] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
 /** The `steps` scenario's flows: six logic.branch steps, or the real commerce steps; one event each. */
@@ -29,6 +29,9 @@ export interface BenchOptions {
   paused: number;
   /** Orders of one flow version seeded for the stats scenario (contract 17: the answer within 500 ms at 100,000). */
   statsOrders: number;
+  /** Orders waiting on version 1 that the migrate scenario moves to version 2 (issue 34: 10,000), and the batch's rate. */
+  migrateOrders: number;
+  migrateRate: number;
   /** Timers due per second, and for how many seconds, in the timers scenario. */
   timerRate: number;
   timerSeconds: number;
@@ -65,6 +68,8 @@ const HELP = `npm run bench -- [options]
   --rate-seconds S    length of the open-loop phase (default 20)
   --paused N          orders left waiting in the paused scenario (default 100000)
   --stats-orders N    orders seeded for the stats scenario (default 100000)
+  --migrate-orders N  orders moved to a new flow version in the migrate scenario (default 10000)
+  --migrate-rate R    the migrate batch's ratePerSecond, 1 to 1000 (default 50, contract 16's)
   --timer-rate R      timers due per second (default 200)
   --timer-seconds S   seconds of steady timers (default 30)
   --drain N           timers due in the same instant (default 10000)
@@ -104,6 +109,8 @@ export function parseBenchOptions(argv: string[], env: NodeJS.ProcessEnv = proce
       'rate-seconds': { type: 'string' },
       paused: { type: 'string' },
       'stats-orders': { type: 'string' },
+      'migrate-orders': { type: 'string' },
+      'migrate-rate': { type: 'string' },
       'timer-rate': { type: 'string' },
       'timer-seconds': { type: 'string' },
       drain: { type: 'string' },
@@ -143,6 +150,9 @@ export function parseBenchOptions(argv: string[], env: NodeJS.ProcessEnv = proce
     rateSeconds: positive('rate-seconds', values['rate-seconds'], 20),
     paused: Math.floor(positive('paused', values.paused, 100_000)),
     statsOrders: Math.floor(positive('stats-orders', values['stats-orders'], 100_000)),
+    migrateOrders: Math.max(1, Math.floor(positive('migrate-orders', values['migrate-orders'], 10_000))),
+    // Contract 16's bounds of ratePerSecond.
+    migrateRate: Math.min(1000, Math.max(1, Math.floor(positive('migrate-rate', values['migrate-rate'], 50)))),
     timerRate: positive('timer-rate', values['timer-rate'], 200),
     timerSeconds: positive('timer-seconds', values['timer-seconds'], 30),
     drain: Math.floor(positive('drain', values.drain, 10_000)),

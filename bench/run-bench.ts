@@ -10,6 +10,7 @@ import { limitScenario } from './scenarios/limit.js';
 import { twoNodesScenario } from './scenarios/two-nodes.js';
 import { stepsScenario } from './scenarios/steps.js';
 import { statsScenario } from './scenarios/stats.js';
+import { migrateScenario } from './scenarios/migrate.js';
 
 export interface BenchRun {
   results: ScenarioResult[];
@@ -38,6 +39,7 @@ export async function runBench(options: BenchOptions, password: string): Promise
     limit: () => limitScenario(ctx, marketplace),
     'two-nodes': () => twoNodesScenario(ctx),
     stats: () => statsScenario(ctx),
+    migrate: () => migrateScenario(ctx),
   };
   try {
     for (const name of options.scenarios) {

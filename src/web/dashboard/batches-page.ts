@@ -14,6 +14,7 @@ export const BATCH_OPERATION_LABELS: Record<string, string> = {
   decide_approval: 'Decide approvals',
   resolve_hold: 'Retry or roll back held steps',
   restart: 'Restart orders',
+  migrate: 'Move to another flow version',
 };
 
 /** Orders with an outcome so far. */
@@ -49,7 +50,7 @@ export function batchesPage(o: { nonce: string; principal: Principal; batches: B
     live: true,
     wide: true,
     body: html`${notice('ok', o.started ? `Batch ${o.started} started.` : null)}
-<p class="hint">One operation over many orders, at its rate across every node; start one from <a href="/orders">Orders</a>. Progress updates every second.</p>
+<p class="hint">One operation over many orders, at its rate across every node; start one from <a href="/orders">Orders</a>, or move live orders from a flow's page. Progress updates every second.</p>
 <p class="notice" role="status" aria-live="polite" data-action-status hidden></p>
 <div class="table-wrap"><table data-batches-list>
 <caption class="hint">Newest first</caption>

@@ -81,6 +81,14 @@ dl.facts dd { margin: 0; }
 .bulk [data-bulk-input] { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: flex-end; }
 .bulk [data-bulk-input] label { margin-top: 0; }
 .bulk [data-bulk-summary] { flex-basis: 100%; }
+form.move { border: 1px solid #ccd; border-radius: 6px; padding: .5rem .75rem; margin: .75rem 0; }
+form.move h3 { margin-top: .25rem; }
+form.move fieldset { border: 1px solid #dde; border-radius: 6px; margin: .5rem 0; }
+.move-row { display: flex; flex-wrap: wrap; gap: .25rem 1rem; align-items: baseline; margin: .35rem 0; }
+.move-row label { margin-top: 0; flex: 1 1 20rem; font-weight: normal; }
+.move-row select { flex: 0 1 22rem; }
+[data-move-result].error { color: #8a1c15; }
+ul.move-refusals { max-height: 18rem; overflow: auto; }
 progress { width: min(100%, 14rem); }
 textarea.json { width: 100%; min-height: 24rem; font-family: ui-monospace, monospace; font-size: .9em; }
 textarea.json.short { min-height: 9rem; }

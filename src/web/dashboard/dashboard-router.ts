@@ -32,6 +32,8 @@ import { orderFragment, orderPage } from './order-page.js';
 import { liveSections } from './order-sections.js';
 import { approvalsPage } from './approvals-page.js';
 import { flowPage, flowsPage, type FlowPathsView } from './flows-page.js';
+import { MOVE_BATCH_RATE, type MoveSectionView, type MoveSourceView } from './flow-move-form.js';
+import { mappingRows } from './flow-move-mapping.js';
 import { heatOf, heatParts, heatRange } from './flow-heat.js';
 import { canonicalJson } from '../../orders/canonical-json.js';
 import { flowEditorPage, type ImpactView, type SimulatePanelView } from './flow-editor-page.js';
@@ -51,6 +53,9 @@ export interface DashboardRouterOptions {
   diagrams: FlowDiagrams;
   clock: Clock;
 }
+
+/** Batch operations the /orders panel does not offer: a move (contract 15) is chosen on the flow's page, with its versions and mapping. */
+const STARTED_ELSEWHERE: ReadonlySet<string> = new Set(['migrate']);
 
 const one = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
@@ -104,7 +109,7 @@ export function dashboardRouter(o: DashboardRouterOptions): Router {
 
   /** The batch operations (contract 16) the person may start: those whose registry operation's role they have. */
   const bulkOperations = (principal: Principal): BulkOperation[] =>
-    BATCH_OPERATION_NAMES.filter((name) => roleAtLeast(principal.role, roleOf(BATCH_OPERATIONS[name].runs))).map((name) => ({
+    BATCH_OPERATION_NAMES.filter((name) => !STARTED_ELSEWHERE.has(name) && roleAtLeast(principal.role, roleOf(BATCH_OPERATIONS[name].runs))).map((name) => ({
       name,
       label: BATCH_OPERATION_LABELS[name] ?? name,
     }));
@@ -329,10 +334,37 @@ export function dashboardRouter(o: DashboardRouterOptions): Router {
         problems: detail.draft.problems,
         heat,
         paths,
+        move: roleAtLeast(principal.role, roleOf('migrateFlowOrders')) ? await moveOf(ctx, principal, detail, new Set(nodeTypes.filter((t) => t.kind === 'end' || t.kind === 'continue').map((t) => t.type))) : null,
         ...extra,
         error,
       }),
     );
+  }
+
+  /**
+   * The Move section (contract 15): each published version before the latest with unfinished orders (contract 14's
+   * count, one indexed query per version), the later versions it may move to, newest first, and their mapping rows
+   * (none for `final` types: an order that reached an End has ended).
+   */
+  async function moveOf(ctx: Context, principal: Principal, detail: OperationOutput<'getFlow'>, final: ReadonlySet<string>): Promise<MoveSectionView> {
+    const versions = detail.versions;
+    const latest = versions.at(-1);
+    const older = latest ? versions.filter((v) => v.version < latest.version) : [];
+    const counted = await Promise.all(
+      older.map(async (v) => ({ v, live: (await call(ctx, principal, 'getFlowDiff', { id: detail.flow.id, from: v.version, to: latest?.version ?? v.version })).liveOrders })),
+    );
+    const sources: MoveSourceView[] = counted
+      .filter((c) => c.live.total > 0)
+      .map(({ v, live }) => ({
+        version: v.version,
+        liveOrders: live.total,
+        atNode: live.atNode,
+        targets: versions
+          .filter((t) => t.version > v.version)
+          .reverse()
+          .map((t) => ({ version: t.version, rows: mappingRows(v.graph, t.graph, final) })),
+      }));
+    return { flowId: detail.flow.id, sources, ratePerSecond: MOVE_BATCH_RATE };
   }
 
   router.get('/flows/:id', async (ctx) => {

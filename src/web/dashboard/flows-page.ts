@@ -1,9 +1,10 @@
-// The flows list (/flows) and a flow's page (/flows/<id>): versions drawn or as a heat view, node catalogue entries, draft problems, publish.
+// The flows list (/flows) and a flow's page (/flows/<id>): versions drawn or as a heat view, node catalogue entries, moving live orders, draft problems, publish.
 import type { Principal } from '../../auth/principal.js';
 import type { OperationOutput } from '../../application/operation-types.js';
 import { roleAtLeast } from '../../auth/roles.js';
 import { formatTime, html, notice, page, type Html } from '../../transport/html.js';
 import { diagramBox } from './diagram-box.js';
+import { moveSection, type MoveSectionView } from './flow-move-form.js';
 
 /** A flow as `listFlows` answers it. */
 export type FlowRowView = OperationOutput<'listFlows'>['flows'][number];
@@ -50,6 +51,8 @@ export interface FlowPageView {
   heat?: { form: Html; legend: Html; table: Html } | null;
   /** The paths of the shown version (or of the draft before the first publish), or why there are none. */
   paths: FlowPathsView;
+  /** The Move section (contract 15) for someone who may move orders; null otherwise. */
+  move: MoveSectionView | null;
   error?: string | null;
   ok?: string | null;
 }
@@ -108,6 +111,7 @@ ${heat ? heat.table : ''}
       )}</ul></details>`
 }
 </section>
+${o.move ? moveSection(o.move) : ''}
 ${pathsSection(o.paths)}
 <section aria-labelledby="draft-h"><h2 id="draft-h">Draft</h2>
 ${

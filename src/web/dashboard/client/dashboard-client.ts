@@ -1,10 +1,11 @@
 // The dashboard's browser script (bundled by esbuild, served from /assets/dashboard.js): live order pages over the
 // order socket, approvals with the undo window, countdowns, node details on flow drawings, the draft editor's checks,
-// the orders list's batch panel, the batches page's live progress, drawings that fit their box (zoom, pan, opened on
+// the orders list's batch panel, the batches page's live progress, the flow page's Move forms, drawings that fit their box (zoom, pan, opened on
 // where the order is). No inline script or style.
 import type { OperationOutput } from '../../../application/operation-types.js';
 import type { ErrorResponse } from '../../../transport/http-errors.js';
 import { initSimulatePanel } from './flow-trial.js';
+import { initMoveForm } from './flow-move.js';
 
 /** Spec "Limits": the dashboard undo window, when decisions close before the timeout, when the countdown shows. */
 const UNDO_MS = 5_000;
@@ -814,6 +815,7 @@ const simulatePanel = document.querySelector<HTMLElement>('[data-simulate-panel]
 if (simulatePanel) initSimulatePanel(simulatePanel);
 const bulk = document.querySelector<HTMLFormElement>('form[data-bulk-form]');
 if (bulk) initBulk(bulk);
+for (const form of Array.from(document.querySelectorAll<HTMLFormElement>('form[data-move-form]'))) initMoveForm(form);
 const batchesRoot = document.querySelector<HTMLElement>('[data-batches-list]');
 if (batchesRoot) initBatches(batchesRoot);
 document.documentElement.dataset.dashboardReady = 'true';
