@@ -1,6 +1,7 @@
 // Proves issue 20's crash rule for external steps: a SIGKILL between an http.call's request and its recorded answer repeats the call after restart with the same Idempotency-Key, and the order's effects are recorded once.
 import { describe, expect, it } from 'vitest';
-import { expectNoLaterCall, publishCallFlow, restartUntilCompleted, startOrder, storedHistory, until, useCrashRig } from './support/crash-harness.js';
+import { expectNoLaterCall, publishCallFlow, restartUntilCompleted, startOrder, storedHistory, useCrashRig } from './support/crash-harness.js';
+import { until } from '../support/until.js';
 
 const startRig = useCrashRig();
 

@@ -1,7 +1,8 @@
 // Proves issue 33's crash rule for a held step's retry: a SIGKILL between the retry's request and its recorded answer repeats
 // the request after restart with the same Idempotency-Key (the key of the step's run, which the hold kept), and one result is recorded.
 import { describe, expect, it } from 'vitest';
-import { expectNoLaterCall, publishCallFlow, restartUntilCompleted, startOrder, storedHistory, until, useCrashRig } from './support/crash-harness.js';
+import { expectNoLaterCall, publishCallFlow, restartUntilCompleted, startOrder, storedHistory, useCrashRig } from './support/crash-harness.js';
+import { until } from '../support/until.js';
 
 const startRig = useCrashRig();
 

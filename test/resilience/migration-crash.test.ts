@@ -6,19 +6,11 @@ import { dbProbe } from './support/db-probe.js';
 import { ServiceProcess } from './support/service-process.js';
 import { SIZES } from './support/resilience-size.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-db.js';
+import { until } from '../support/until.js';
 
 const ORDERS = SIZES.migrate.orders;
 const FLOW = 'mig-crash';
 
-async function until<T>(what: string, check: () => Promise<T | null | undefined | false>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** Version 1 waits at `wait_go`; version 2 calls it `await_go` and adds a one-minute delay after it. */
 function graph(version: 1 | 2) {
@@ -79,7 +71,7 @@ describe('a move of live orders killed midway (child process)', () => {
     await until('a quarter moved', async () => {
       const [{ n }] = await db<{ n: number }>("SELECT count(*)::int AS n FROM batch_items WHERE batch_id = $1 AND state <> 'pending'", [batchId]);
       return n >= ORDERS / 4;
-    });
+    }, 60_000);
     await service.kill('group');
 
     // Wholly on one version: version 1 at wait_go with nothing renamed, or version 2 at await_go with one timeline entry.
@@ -111,7 +103,7 @@ describe('a move of live orders killed midway (child process)', () => {
     const done = await until('the order completed', async () => {
       const res = await service.call('GET', `/api/v1/orders/${id}`);
       return res.body.status === 'completed' ? res.body : null;
-    });
+    }, 60_000);
     expect(done.nodes.cool.status).toBe('succeeded');
     await service.terminate();
   });

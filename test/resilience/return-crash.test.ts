@@ -6,16 +6,8 @@ import { dbProbe } from './support/db-probe.js';
 import { ServiceProcess } from './support/service-process.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-db.js';
 import { outboxId } from '../../src/engine/runtime/outbox.js';
+import { until } from '../support/until.js';
 
-async function until<T>(what: string, check: () => Promise<T | null | undefined | false>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 let database: TestDatabase | null = null;
 let svc: ServiceProcess | null = null;

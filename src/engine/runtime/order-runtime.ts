@@ -18,6 +18,7 @@ import type { HoldAction } from '../run/run-input.js';
 import { beginAndLockOrder, type LockedOrder } from './order-lock.js';
 import { StepSavepointNeeded } from './step-savepoint-needed.js';
 import { StalePreparedPlan } from './stale-prepared-plan.js';
+import { onCommandConnection } from './command-connection.js';
 import { namedStatements } from './named-statements.js';
 import type { StepPortsFactory } from '../step-store.js';
 import type { EngineProbe, SliceCommand } from '../engine-probe.js';
@@ -198,17 +199,11 @@ export class OrderRuntime {
     fn: (tx: PoolClient, locked: LockedOrder, savepoints: boolean) => Promise<{ slice: RunHost | null; result: T }>,
     savepoints: boolean,
   ): Promise<{ slice: RunHost | null; result: T | undefined; outboxIds: string[]; from: string }> {
-    const client = await this.deps.db.pool.connect();
-    // A checked-out client whose server goes away emits 'error'; the next query fails instead and the client is discarded.
-    let broken: Error | null = null;
-    const onError = (err: Error) => void (broken = err);
-    client.on('error', onError);
-    let committed = false;
-    try {
+    return onCommandConnection(this.deps.db.pool, async (client, ended) => {
       const locked = await open(client);
       if (!locked) {
         await client.query('COMMIT');
-        committed = true;
+        ended();
         return { slice: null, result: undefined, outboxIds: [], from: '' };
       }
       // The slice updates the row object in place: keep the status it had before the command.
@@ -216,17 +211,9 @@ export class OrderRuntime {
       const out = await fn(client, locked, savepoints);
       const outboxIds = out.slice ? await out.slice.flush() : [];
       await client.query('COMMIT');
-      committed = true;
+      ended();
       return { ...out, outboxIds, from };
-    } catch (err) {
-      if (!committed) await client.query('ROLLBACK').catch(() => undefined);
-      // The connection's prepared statements predate a schema change: drop it rather than reuse it.
-      if (err instanceof StalePreparedPlan) broken ??= err;
-      throw err;
-    } finally {
-      client.off('error', onError);
-      client.release(broken ?? undefined);
-    }
+    });
   }
 
   private async openSlice(tx: PoolClient, locked: LockedOrder, savepoints: boolean): Promise<RunHost> {
@@ -367,18 +354,13 @@ export class OrderRuntime {
 
   private async moveInQueue(orderId: string, plan: MovePlan): Promise<MoveOutcome> {
     const { db, clock, flows } = this.deps;
-    const client = await db.pool.connect();
-    let broken: Error | null = null;
-    const onError = (err: Error) => void (broken = err);
-    client.on('error', onError);
-    let committed = false;
-    try {
+    return onCommandConnection(db.pool, async (client, ended): Promise<MoveOutcome> => {
       const locked = await beginAndLockOrder(client, orderId, this.deps.subject);
       if (!locked) throw notFound('Order');
       const { order } = locked;
       if (order.flowId === plan.flowId && order.flowVersion === plan.toVersion && plan.toVersion !== plan.fromVersion && !isFinished(order.status)) {
         await client.query('ROLLBACK');
-        committed = true;
+        ended();
         return { outcome: 'already' };
       }
       const target: MoveTarget = {
@@ -391,7 +373,7 @@ export class OrderRuntime {
       const verdict = moveRun(target, { order, nodes: locked.nodes, waits: locked.waits, holds: locked.holds, timers }, now);
       if ('refused' in verdict) {
         await client.query('ROLLBACK');
-        committed = true;
+        ended();
         return { outcome: 'refused', reason: verdict.refused };
       }
       const { moved } = verdict;
@@ -399,21 +381,15 @@ export class OrderRuntime {
       const waitingAt = [...moved.waits.map((w) => label(w.nodeId)), ...moved.holds.map((h) => label(h.nodeId))];
       await writeMove(client, { orderId, generation: order.generation, toVersion: plan.toVersion, moved, waitingAt, now });
       await client.query('COMMIT');
-      committed = true;
+      ended();
       const related = this.deps.subject.related?.(order.facts) ?? null;
       const change: OrderChange = { orderId, status: order.status, at: clock.now(), ...(related !== null ? { related } : {}) };
       this.changes.emit('change', change);
       this.changes.emit('local', change);
       return { outcome: 'moved' };
-    } catch (err) {
-      if (!committed) await client.query('ROLLBACK').catch(() => undefined);
-      if (err instanceof StalePreparedPlan) broken ??= err;
-      throw err;
-    } finally {
-      client.off('error', onError);
-      client.release(broken ?? undefined);
-    }
+    });
   }
+
 
   /**
    * Fires one durable timer of `orderId` (the caller read it from the pending timer row, which

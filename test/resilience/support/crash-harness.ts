@@ -6,17 +6,8 @@ import { ServiceProcess } from './service-process.js';
 import { createTestDatabase, type TestDatabase } from '../../support/test-db.js';
 import { startBody } from '../../integration/orders/orders-support.js';
 import { startScriptedReceiver, type ScriptedReceiver } from '../../support/scripted-receiver.js';
+import { until } from '../../support/until.js';
 
-/** Polls `check` every 50 ms until it gives a truthy value, failing with `what` after `timeoutMs`. */
-export async function until<T>(what: string, check: () => Promise<T | null | undefined | false>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 export interface CrashRig {
   database: TestDatabase;
