@@ -127,6 +127,14 @@ export async function createEngine(ctx: EngineHost, options: EngineOptions): Pro
   const lane = new HandlerLane(HANDLER_LANE_LIMIT, (err, timerId) => ctx.logger.error({ err, timerId }, 'timer fire failed'));
   const routing = new Map<string, Promise<void>>();
   /**
+   * Order timers this process has fired (or found fired or cancelled) for good. The test clock's advance and the
+   * scheduler's loop can each find a timer due one just after the other has finished with it (each from its own
+   * copy of the index): the later route is dropped here instead of re-opening the order for a claim that would find
+   * the timer fired. Bounded, oldest first out; a route that threw is not in it, so the timer's retry rules still hold.
+   */
+  const firedHere = new Set<string>();
+  const FIRED_HERE_MAX = 10_000;
+  /**
    * One routing of a timer at a time in this process: a second caller (the test clock's advance and
    * the scheduler's own loop both finding it due, or the PostgreSQL fallback beside the index) waits
    * for the first instead of opening a transaction whose claim would find it fired. When the first
@@ -136,6 +144,10 @@ export async function createEngine(ctx: EngineHost, options: EngineOptions): Pro
   const route = (timerId: string, beside: boolean, known?: TimerRoute): Promise<void> => {
     const running = routing.get(timerId);
     if (running) return running.catch(() => undefined);
+    if (firedHere.has(timerId)) {
+      probe.emit('timer', { kind: known?.kind ?? 'unknown', lateMs: 0, outcome: 'gone' });
+      return Promise.resolve();
+    }
     const run = routeOnce(timerId, beside, known).finally(() => routing.delete(timerId));
     routing.set(timerId, run);
     return run;
@@ -168,6 +180,8 @@ export async function createEngine(ctx: EngineHost, options: EngineOptions): Pro
       // An order timer is now fired (or was found fired or cancelled) for good. Fired by the test clock, its
       // index entry is still there: left, the scheduler's loop would later re-open the order for a no-op claim.
       if (!beside) await scheduler.forget([timerId]);
+      firedHere.add(timerId);
+      if (firedHere.size > FIRED_HERE_MAX) firedHere.delete(firedHere.values().next().value!);
     } else if (beside) await lane.submit(timerId, () => handler(timerId));
     else await handler(timerId);
   };
