@@ -2,8 +2,8 @@
 //
 // The host feeds a command to decide (decide.ts), collects the write effects it returns in a
 // SliceRecord, performs the I/O effect it waits for (a step body, an undo, an abandon, through the
-// StepInvoker) and feeds the outcome back, until the run rests. flush() then writes everything in
-// one statement with the orders row (slice-write.ts); the caller commits. An external step's body
+// StepInvoker) and feeds the outcome back, until the run rests. commit() then writes everything in
+// one statement with the orders row (slice-write.ts) and commits the command's transaction with it. An external step's body
 // returns a call instead of a result: decide records it and the run rests until the answer's command.
 import { randomUUID } from 'node:crypto';
 import type { PoolClient } from 'pg';
@@ -50,7 +50,7 @@ export interface SliceState {
 
 export class RunHost {
   private readonly record = new SliceRecord();
-  /** The node records as the slice opened them: flush writes the map when decide changed any. */
+  /** The node records as the slice opened them: commit writes the map when decide changed any. */
   private readonly openedNodes: ReadonlyMap<string, NodeRecord>;
 
   private constructor(
@@ -133,7 +133,8 @@ export class RunHost {
   }
 
   /** Writes everything the slice changed in one statement (slice-write.ts); the caller commits. Returns the outbox ids written. */
-  async flush(): Promise<string[]> {
+  /** Writes the slice (one statement) and commits the command's transaction in the same round trip; answers the outbox ids written. */
+  async commit(): Promise<string[]> {
     const { order, snapshot, waits, holds } = this.state;
     const { subject } = this.deps;
     const label = (nodeId: string) => this.flow.nodes.get(nodeId)?.node.label ?? nodeId;
@@ -173,7 +174,7 @@ export class RunHost {
         columns: Object.keys(changed).length ? subject.columns(changed) : {},
       },
     });
-    await this.invoker.sql(statement);
+    await this.invoker.writeAndCommit(statement);
     return outbox.map((r) => r.id);
   }
 }

@@ -17,6 +17,8 @@ import { withSpan } from '../../telemetry/spans.js';
 import { SliceStore } from '../runtime/slice-store.js';
 import { StalePreparedPlan } from '../runtime/stale-prepared-plan.js';
 import { StepSavepointNeeded } from '../runtime/step-savepoint-needed.js';
+import { writeAndCommit } from '../runtime/write-and-commit.js';
+import type { NamedStatement } from '../runtime/named-statements.js';
 import type { RunState } from './run-state.js';
 import type { SliceFacts } from './slice-facts.js';
 import { stepView } from './step-view.js';
@@ -61,6 +63,12 @@ export class StepInvoker {
   sql(statement: string | { name: string; text: string; values: unknown[] }): Promise<unknown> {
     this.statements += 1;
     return typeof statement === 'string' ? this.tx.query(statement) : this.tx.query(statement);
+  }
+
+  /** The slice's write and the transaction's COMMIT, in one round trip once the connection prepared the write (counted as one statement). */
+  async writeAndCommit(statement: NamedStatement): Promise<void> {
+    this.statements += 1;
+    await writeAndCommit(this.tx, statement);
   }
 
   /** What a body of `nodeId` receives, from the run state as decide left it. */

@@ -1,7 +1,8 @@
-// Statements with parameters sent as named (prepared) statements: each pool connection parses them once.
+// Statements with parameters sent as named (prepared) statements: each pool connection parses them once, and a prepared one can ride with others in one round trip.
 import { createHash } from 'node:crypto';
-import type { PoolClient } from 'pg';
+import type { PoolClient, QueryResult } from 'pg';
 import type { Queryable } from '../../db/db.js';
+import { executeText } from './sql-literal.js';
 import { isStalePlanError, StalePreparedPlan } from './stale-prepared-plan.js';
 
 /** Statement names by text; the SQL sent this way is static, so this stays small (the cap is a safety net). */
@@ -17,6 +18,33 @@ function statementName(text: string): string | null {
   return name;
 }
 
+/** A statement with a name (prepared once per connection) and its parameters. */
+export interface NamedStatement {
+  name: string;
+  text: string;
+  values: unknown[];
+}
+
+/** The named statements each connection has run (so it holds them prepared); a discarded connection takes its set with it. */
+const preparedOn = new WeakMap<PoolClient, Set<string>>();
+
+function markPrepared(tx: PoolClient, name: string): void {
+  let prepared = preparedOn.get(tx);
+  if (!prepared) preparedOn.set(tx, (prepared = new Set()));
+  prepared.add(name);
+}
+
+/** Runs a named statement on `tx` the usual way (Parse once, Bind, Execute); a stale plan throws StalePreparedPlan. */
+async function runNamed<R extends object>(tx: PoolClient, statement: NamedStatement): Promise<QueryResult<R>> {
+  try {
+    const result = await tx.query<R>(statement);
+    markPrepared(tx, statement.name);
+    return result;
+  } catch (err) {
+    throw isStalePlanError(err) ? new StalePreparedPlan(err) : err;
+  }
+}
+
 /**
  * A Queryable over `tx` that sends every statement with parameters as a named statement, so
  * PostgreSQL can keep a generic plan. A named `SELECT *` (or `RETURNING *`) can go stale when
@@ -29,9 +57,46 @@ export function namedStatements(tx: PoolClient, onStatement?: () => void): Query
       onStatement?.();
       const name = params ? statementName(text) : null;
       if (!name) return tx.query(text, params);
-      return tx.query({ name, text, values: params }).catch((err: unknown) => {
-        throw isStalePlanError(err) ? new StalePreparedPlan(err) : err;
-      });
+      return runNamed(tx, { name, text, values: params ?? [] });
     },
   };
 }
+
+/** `statement` as `namedStatements` would send it: named when it has parameters. */
+export function asNamed(text: string, params?: unknown[]): NamedStatement | string {
+  const name = params ? statementName(text) : null;
+  return name ? { name, text, values: params ?? [] } : text;
+}
+
+/**
+ * Sends `before`, `statement` and `after` (plain statements around one statement) in one simple-protocol message
+ * when the connection already holds `statement` prepared (as `EXECUTE name(literals)`) or it is plain text; else
+ * `before` in one round trip, `statement` the usual way, `after` in another. Answers `statement`'s result.
+ * One round trip instead of two or three: both processes pay a socket write and a wake-up per round trip. In one
+ * message a failing statement aborts the transaction and the statements after it do not run.
+ */
+export async function sendJoined<R extends object>(
+  tx: PoolClient,
+  parts: { before?: readonly string[]; statement: NamedStatement | string; after?: readonly string[] },
+): Promise<QueryResult<R>> {
+  const before = parts.before ?? [];
+  const after = parts.after ?? [];
+  const { statement } = parts;
+  const text = typeof statement === 'string' ? statement : preparedOn.get(tx)?.has(statement.name) ? executeText(statement.name, statement.values) : null;
+  if (text !== null) {
+    if (!before.length && !after.length) return tx.query<R>(text);
+    let results: QueryResult<R>[];
+    try {
+      // pg types a multi-statement query as one result; it answers one result per statement.
+      results = (await tx.query([...before, text, ...after].join('; '))) as unknown as QueryResult<R>[];
+    } catch (err) {
+      throw isStalePlanError(err) ? new StalePreparedPlan(err) : err;
+    }
+    return results[before.length];
+  }
+  if (before.length) await tx.query(before.join('; '));
+  const result = await runNamed<R>(tx, statement as NamedStatement);
+  if (after.length) await tx.query(after.join('; '));
+  return result;
+}
+
