@@ -100,3 +100,26 @@ export async function sendJoined<R extends object>(
   return result;
 }
 
+/**
+ * As `namedStatements`, for a transaction not yet begun: the first statement carries `BEGIN` in its round trip
+ * (`sendJoined`). `begin()` opens it when no statement was sent yet (call it before COMMIT).
+ */
+export function namedStatementsBeginning(tx: PoolClient): { q: Queryable; begin(): Promise<void> } {
+  const later = namedStatements(tx);
+  let begun = false;
+  const q: Queryable = {
+    query(text, params) {
+      if (begun) return later.query(text, params);
+      begun = true;
+      return sendJoined(tx, { before: ['BEGIN'], statement: asNamed(text, params) });
+    },
+  };
+  return {
+    q,
+    async begin() {
+      if (begun) return;
+      begun = true;
+      await tx.query('BEGIN');
+    },
+  };
+}

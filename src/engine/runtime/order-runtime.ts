@@ -19,7 +19,7 @@ import { beginAndLockOrder, type LockedOrder } from './order-lock.js';
 import { StepSavepointNeeded } from './step-savepoint-needed.js';
 import { StalePreparedPlan } from './stale-prepared-plan.js';
 import { onCommandConnection } from './command-connection.js';
-import { namedStatements } from './named-statements.js';
+import { namedStatementsBeginning } from './named-statements.js';
 import type { StepPortsFactory } from '../step-store.js';
 import type { EngineProbe, SliceCommand } from '../engine-probe.js';
 import { withSpan } from '../../telemetry/spans.js';
@@ -246,9 +246,11 @@ export class OrderRuntime {
     record: (tx: Queryable) => Promise<{ row: RunDbRow; referenceVersion: ReferenceVersion | null; seeds?: readonly CachedRead[] } | null>,
   ): Promise<boolean> {
     const started = await this.command('start', orderId, async (tx, locked, savepoints) => ({ ...(await this.firstSlice(tx, locked, savepoints)), result: true }), async (client) => {
-      await client.query('BEGIN');
-      // Its statements (the start context, the order's insert) are the same for every order: prepared once per connection.
-      const recorded = await record(namedStatements(client));
+      // Its statements (the start context, the order's insert) are the same for every order: prepared once per
+      // connection; the first carries BEGIN in its round trip.
+      const tx = namedStatementsBeginning(client);
+      const recorded = await record(tx.q);
+      await tx.begin();
       if (!recorded) return null;
       const { row, referenceVersion, seeds } = recorded;
       return { order: toRunRow(row, this.deps.subject), referenceVersion, ...(seeds ? { seeds } : {}), nodes: new Map(), waits: [], holds: [] };
