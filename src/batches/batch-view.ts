@@ -4,6 +4,9 @@ export const BATCH_STATES = ['running', 'paused', 'completed', 'cancelled'] as c
 export type BatchState = (typeof BATCH_STATES)[number];
 
 /** How one order of a batch ended: `done`, `skipped` (the operation refused it), `failed` (an unexpected error). */
+/** Orders begun per second when a batch is started without a rate (contract 16): the migrations route, the Move form, POST /api/v1/batches. */
+export const DEFAULT_BATCH_RATE = 50;
+
 export const BATCH_OUTCOMES = ['done', 'failed', 'skipped'] as const;
 export type BatchOutcome = (typeof BATCH_OUTCOMES)[number];
 

@@ -130,6 +130,25 @@ export interface PassWrite {
 }
 
 /**
+ * The upsert that adds a pass's node counts (JSON rows under `param`, their time in the field `hour` whatever the table's column) to `table`, whose
+ * time column is `timeColumn`: the hourly and the daily rollups are the same statement on two tables. Exact samples
+ * are kept up to EXACT_SAMPLES per row, then dropped for the buckets alone.
+ */
+function nodeCountsUpsert(table: string, timeColumn: 'hour' | 'day', param: string): string {
+  return `INSERT INTO ${table} AS s (flow_id, flow_version, ${timeColumn}, node_id, runs, succeeded, failed, max_ms, samples, buckets)
+       SELECT x.flow_id, x.flow_version, x.hour, x.node_id, x.runs, x.succeeded, x.failed, x.max_ms,
+              CASE WHEN cardinality(x.samples) > ${EXACT_SAMPLES} THEN NULL ELSE x.samples END, x.buckets
+         FROM jsonb_to_recordset(${param}::jsonb) AS x(flow_id text, flow_version int, hour bigint, node_id text, runs bigint, succeeded bigint, failed bigint,
+              max_ms bigint, samples bigint[], buckets jsonb)
+       ON CONFLICT (flow_id, flow_version, ${timeColumn}, node_id) DO UPDATE SET
+         runs = s.runs + EXCLUDED.runs, succeeded = s.succeeded + EXCLUDED.succeeded, failed = s.failed + EXCLUDED.failed,
+         max_ms = greatest(s.max_ms, EXCLUDED.max_ms),
+         samples = CASE WHEN s.samples IS NULL OR EXCLUDED.samples IS NULL OR cardinality(s.samples) + cardinality(EXCLUDED.samples) > ${EXACT_SAMPLES}
+                        THEN NULL ELSE s.samples || EXCLUDED.samples END,
+         buckets = flow_stats_add_buckets(s.buckets, EXCLUDED.buckets)`;
+}
+
+/**
  * Everything a pass counted, in one statement (each part a data-modifying CTE on its own table), with the cursor:
  * committed together, so a crash before the commit leaves the counts and the cursor as they were.
  */
@@ -141,29 +160,9 @@ export async function writePass(q: Queryable, w: PassWrite): Promise<void> {
          FROM jsonb_to_recordset($1::jsonb) AS x(order_id text, flow_id text, flow_version int, hour bigint, status text, generation int, last_chunk bigint, nodes jsonb)
        ON CONFLICT (order_id) DO UPDATE SET status = EXCLUDED.status, generation = EXCLUDED.generation, last_chunk = EXCLUDED.last_chunk, nodes = EXCLUDED.nodes
      ), n AS (
-       INSERT INTO flow_stats_nodes AS s (flow_id, flow_version, hour, node_id, runs, succeeded, failed, max_ms, samples, buckets)
-       SELECT x.flow_id, x.flow_version, x.hour, x.node_id, x.runs, x.succeeded, x.failed, x.max_ms,
-              CASE WHEN cardinality(x.samples) > ${EXACT_SAMPLES} THEN NULL ELSE x.samples END, x.buckets
-         FROM jsonb_to_recordset($2::jsonb) AS x(flow_id text, flow_version int, hour bigint, node_id text, runs bigint, succeeded bigint, failed bigint,
-              max_ms bigint, samples bigint[], buckets jsonb)
-       ON CONFLICT (flow_id, flow_version, hour, node_id) DO UPDATE SET
-         runs = s.runs + EXCLUDED.runs, succeeded = s.succeeded + EXCLUDED.succeeded, failed = s.failed + EXCLUDED.failed,
-         max_ms = greatest(s.max_ms, EXCLUDED.max_ms),
-         samples = CASE WHEN s.samples IS NULL OR EXCLUDED.samples IS NULL OR cardinality(s.samples) + cardinality(EXCLUDED.samples) > ${EXACT_SAMPLES}
-                        THEN NULL ELSE s.samples || EXCLUDED.samples END,
-         buckets = flow_stats_add_buckets(s.buckets, EXCLUDED.buckets)
+       ${nodeCountsUpsert('flow_stats_nodes', 'hour', '$2')}
      ), nd AS (
-       INSERT INTO flow_stats_nodes_daily AS s (flow_id, flow_version, day, node_id, runs, succeeded, failed, max_ms, samples, buckets)
-       SELECT x.flow_id, x.flow_version, x.hour, x.node_id, x.runs, x.succeeded, x.failed, x.max_ms,
-              CASE WHEN cardinality(x.samples) > ${EXACT_SAMPLES} THEN NULL ELSE x.samples END, x.buckets
-         FROM jsonb_to_recordset($9::jsonb) AS x(flow_id text, flow_version int, hour bigint, node_id text, runs bigint, succeeded bigint, failed bigint,
-              max_ms bigint, samples bigint[], buckets jsonb)
-       ON CONFLICT (flow_id, flow_version, day, node_id) DO UPDATE SET
-         runs = s.runs + EXCLUDED.runs, succeeded = s.succeeded + EXCLUDED.succeeded, failed = s.failed + EXCLUDED.failed,
-         max_ms = greatest(s.max_ms, EXCLUDED.max_ms),
-         samples = CASE WHEN s.samples IS NULL OR EXCLUDED.samples IS NULL OR cardinality(s.samples) + cardinality(EXCLUDED.samples) > ${EXACT_SAMPLES}
-                        THEN NULL ELSE s.samples || EXCLUDED.samples END,
-         buckets = flow_stats_add_buckets(s.buckets, EXCLUDED.buckets)
+       ${nodeCountsUpsert('flow_stats_nodes_daily', 'day', '$9')}
      ), e AS (
        INSERT INTO flow_stats_edges AS s (flow_id, flow_version, hour, from_node, to_node, branch, taken)
        SELECT * FROM jsonb_to_recordset($3::jsonb) AS x(flow_id text, flow_version int, hour bigint, from_node text, to_node text, branch text, taken bigint)

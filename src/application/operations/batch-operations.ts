@@ -13,7 +13,7 @@ import { orderFilterBodySchema } from '../../orders/order-filter-schema.js';
 import { creatorSnapshot } from '../../batches/batch-creator.js';
 import { countSelection, ORDER_IDS_MAX, FILTER_MATCHES_MAX, SAMPLE_SIZE, type BatchSelection } from '../../batches/batch-selection.js';
 import { batchOperation as storedOperation, batchResults, BATCHES_LISTED, createBatch, listBatches, readBatch, RESULTS_LISTED, transitionBatch, type BatchTransition } from '../../batches/batch-store.js';
-import { BATCH_OUTCOMES, BATCH_STATES } from '../../batches/batch-view.js';
+import { BATCH_OUTCOMES, BATCH_STATES, DEFAULT_BATCH_RATE } from '../../batches/batch-view.js';
 import type { OperationRegistry } from '../operation-registry.js';
 import { BATCH_OPERATION_NAMES, BATCH_OPERATIONS, batchOperationOf, type BatchServices } from '../batches/batch-operation-table.js';
 
@@ -61,7 +61,7 @@ const startInput = z
     orderIds: z.array(z.string().min(1).max(100)).min(1).max(ORDER_IDS_MAX).optional().describe(`The orders, at most ${ORDER_IDS_MAX.toLocaleString('en')} (a repeat counts once)`),
     filter: orderFilterBodySchema.optional().describe(`The order list's filter; at most ${FILTER_MATCHES_MAX.toLocaleString('en')} matches`),
     input: z.record(z.string(), z.unknown()).optional().describe("The operation's input"),
-    ratePerSecond: z.number().int().min(1).max(1000).default(50).describe('Orders begun per second across all nodes, 1 to 1000 (default 50)'),
+    ratePerSecond: z.number().int().min(1).max(1000).default(DEFAULT_BATCH_RATE).describe(`Orders begun per second across all nodes, 1 to 1000 (default ${DEFAULT_BATCH_RATE})`),
     dryRun: z.boolean().default(false).describe(`true: answer the count and the first ${SAMPLE_SIZE} order ids, start nothing`),
   })
   .superRefine((body, ctx) => {

@@ -10,6 +10,7 @@ import { auditActorOf, writeAuditEvent } from '../../auth/audit-log.js';
 import { creatorSnapshot } from '../../batches/batch-creator.js';
 import { createBatch } from '../../batches/batch-store.js';
 import { ORDER_IDS_MAX } from '../../batches/batch-selection.js';
+import { DEFAULT_BATCH_RATE } from '../../batches/batch-view.js';
 import { MIGRATION_CANDIDATES_MAX, MIGRATION_LISTED, type FlowMigrations } from '../../orders/flow-migration.js';
 import { migrateShape } from '../batches/migrate-input.js';
 import { batchSchema } from './batch-operations.js';
@@ -94,7 +95,7 @@ export function flowMigrationOperations(deps: FlowMigrationDeps) {
         operation: 'migrate',
         input: batchInput,
         selection: { orderIds: checked.movable },
-        ratePerSecond: 50,
+        ratePerSecond: DEFAULT_BATCH_RATE,
         creator: creatorSnapshot(caller),
         now: clock.now(),
       });

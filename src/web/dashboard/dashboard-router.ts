@@ -26,13 +26,14 @@ import { dashboardBundle } from './client-bundle.js';
 import { ordersPage, type BulkOperation, type OrdersFilters } from './orders-page.js';
 import { BATCH_OPERATION_LABELS, batchesPage } from './batches-page.js';
 import { BATCH_OPERATION_NAMES, BATCH_OPERATIONS, batchOperationOf } from '../../application/batches/batch-operation-table.js';
+import { DEFAULT_BATCH_RATE } from '../../batches/batch-view.js';
 import { ORDER_FILTER_KEYS } from '../../orders/order-filter.js';
 import { roleAtLeast } from '../../auth/roles.js';
 import { orderFragment, orderPage } from './order-page.js';
 import { liveSections } from './order-sections.js';
 import { approvalsPage } from './approvals-page.js';
 import { flowPage, flowsPage, type FlowPathsView } from './flows-page.js';
-import { MOVE_BATCH_RATE, type MoveSectionView, type MoveSourceView } from './flow-move-form.js';
+import { type MoveSectionView, type MoveSourceView } from './flow-move-form.js';
 import { mappingRows } from './flow-move-mapping.js';
 import { heatOf, heatParts, heatRange } from './flow-heat.js';
 import { canonicalJson } from '../../orders/canonical-json.js';
@@ -364,7 +365,7 @@ export function dashboardRouter(o: DashboardRouterOptions): Router {
           .reverse()
           .map((t) => ({ version: t.version, rows: mappingRows(v.graph, t.graph, final) })),
       }));
-    return { flowId: detail.flow.id, sources, ratePerSecond: MOVE_BATCH_RATE };
+    return { flowId: detail.flow.id, sources, ratePerSecond: DEFAULT_BATCH_RATE };
   }
 
   router.get('/flows/:id', async (ctx) => {

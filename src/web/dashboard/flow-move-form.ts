@@ -3,8 +3,6 @@
 import { html, type Html } from '../../transport/html.js';
 import type { MappingRow, MoveNode } from './flow-move-mapping.js';
 
-/** Contract 16's default batch rate: the migrations route takes no rate, so its batch runs at this one. */
-export const MOVE_BATCH_RATE = 50;
 
 /** A later published version the orders may move to, with the rows its nodes need. */
 export interface MoveTargetView {

@@ -4,6 +4,7 @@ import type { Principal } from '../../auth/principal.js';
 import type { OperationOutput } from '../../application/operation-types.js';
 import { ORDER_CHANNELS, ORDER_MODELS } from '../../domain/order-input-schema.js';
 import { ORDER_STATUSES } from '../../orders/order-schemas.js';
+import { DEFAULT_BATCH_RATE } from '../../batches/batch-view.js';
 import { formatTime, html, notice, page, type Html } from '../../transport/html.js';
 import { money, statusBadge } from './status-badge.js';
 
@@ -63,7 +64,7 @@ function bulkPanel(filter: Record<string, unknown>, operations: BulkOperation[])
     <div><label for="bulk-note">Note</label><input id="bulk-note" name="note" type="text" maxlength="2000"></div></div>
   <div data-bulk-input="resolve_hold" hidden><div><label for="bulk-hold-action">Held step</label><select id="bulk-hold-action" name="holdAction"><option value="retry">retry</option><option value="rollback">roll back</option></select></div>
     <div><label for="bulk-hold-note">Note</label><input id="bulk-hold-note" name="holdNote" type="text" maxlength="2000"></div></div>
-  <div><label for="bulk-rate">Orders per second</label><input id="bulk-rate" name="ratePerSecond" type="number" min="1" max="1000" value="50" inputmode="numeric"></div>
+  <div><label for="bulk-rate">Orders per second</label><input id="bulk-rate" name="ratePerSecond" type="number" min="1" max="1000" value="${DEFAULT_BATCH_RATE}" inputmode="numeric"></div>
   <div class="actions"><button type="button" data-bulk-count>Count the orders</button>
     <button type="button" class="primary" data-bulk-confirm hidden>Start the batch</button></div>
   <p role="status" aria-live="polite" data-bulk-summary hidden></p>

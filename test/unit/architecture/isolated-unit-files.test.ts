@@ -1,5 +1,6 @@
-// The unit project runs without per-file isolation (vitest.config.ts): a unit test file that replaces a module
-// (vi.mock / vi.doMock) must be listed in ISOLATED_UNIT_FILES, which runs it isolated, and the list names nothing else.
+// The unit and integration projects run without per-file isolation (vitest.config.ts): a unit test file that replaces
+// a module (vi.mock / vi.doMock) must be listed in ISOLATED_UNIT_FILES, which runs it isolated, and the list names
+// nothing else; an integration test file may not replace a module at all (they share one module graph per worker).
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,6 +24,10 @@ function filesReplacingModules(root: string, dir: string): string[] {
 describe('unit files that replace a module run isolated', () => {
   it('ISOLATED_UNIT_FILES is exactly the unit test files calling vi.mock or vi.doMock', () => {
     expect(filesReplacingModules(process.cwd(), 'test/unit')).toEqual([...ISOLATED_UNIT_FILES].sort());
+  });
+
+  it('no integration test file calls vi.mock or vi.doMock', () => {
+    expect(filesReplacingModules(process.cwd(), 'test/integration')).toEqual([]);
   });
 
   it('the scan finds a planted vi.mock in a nested file and passes over a file that only spies', () => {

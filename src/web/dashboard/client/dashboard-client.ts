@@ -6,6 +6,7 @@ import type { OperationOutput } from '../../../application/operation-types.js';
 import type { ErrorResponse } from '../../../transport/http-errors.js';
 import { initSimulatePanel } from './flow-trial.js';
 import { initMoveForm } from './flow-move.js';
+import { DEFAULT_BATCH_RATE } from '../../../batches/batch-view.js';
 
 /** Spec "Limits": the dashboard undo window, when decisions close before the timeout, when the countdown shows. */
 const UNDO_MS = 5_000;
@@ -697,7 +698,7 @@ function initBulk(form: HTMLFormElement): void {
     if (op === 'resolve_hold') input = { action: value('holdAction'), ...(value('holdNote') ? { note: value('holdNote') } : {}) };
     const ids = selected();
     if (scope() === 'selected' && ids.length === 0) return 'Select at least one row first.';
-    return { operation: op, ...(scope() === 'selected' ? { orderIds: ids } : { filter }), input, ratePerSecond: Number(value('ratePerSecond')) || 50 };
+    return { operation: op, ...(scope() === 'selected' ? { orderIds: ids } : { filter }), input, ratePerSecond: Number(value('ratePerSecond')) || DEFAULT_BATCH_RATE };
   };
   form.addEventListener('input', reset);
   form.addEventListener('change', () => {
