@@ -1,4 +1,4 @@
-// Records a new order (row, lines, where it came from) in one statement; its first run slice follows in the same transaction.
+// Records a new order (lines, where it came from, and its row now or with its first slice) in one statement; its first run slice follows in the same transaction.
 import { newOrderLinesRead } from '../commerce/order-lines-repo.js';
 import type { CachedRead } from '../db/transaction-read-cache.js';
 import { randomUUID } from 'node:crypto';
@@ -43,43 +43,63 @@ export interface RecordedOrder {
   row: OrderDbRow;
   referenceVersion: ReferenceVersion | null;
   seeds: CachedRead[];
+  /**
+   * The row's columns as JSON when it is not written yet: the first slice's write inserts it with the slice's outcome
+   * (one version of the row, not an insert then an update). Absent when the row was inserted here.
+   */
+  newRow?: string;
 }
 
-/**
- * Writes the order row, its lines and its origin in one statement (data-modifying WITH: the
- * lines' and origin's foreign keys are checked at the end of the statement, after the row) and
- * answers the row as stored, which the first slice runs on (the engine reads it as the lock does), with the reference data's version
- * (reference-cache.ts) read by the same statement.
- */
-export async function insertOrder(
-  q: Queryable,
-  o: NewOrder,
-  now: number,
-): Promise<RecordedOrder> {
-  const lines = o.lines.map((l, i) => ({ line_no: i + 1, sku: l.sku, name: l.name, qty: l.qty, unit_price_minor: l.unitPriceMinor, seller_id: l.sellerId, location_id: l.locationId }));
-  const { rows } = await q.query<OrderDbRow & { reference_version: unknown }>(
-    `WITH o AS (
-       INSERT INTO orders (id, flow_id, flow_version, model, channel, external_id, title, customer_id, contact_email, currency,
-         fx_rate, subtotal_minor, tax_minor, total_minor, input, meta, status, instance_id, generation, compiler_version, vars,
-         restarted_from, return_of, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, 'queued', $17, 1, $18, $19, $20, $25, $21, $21)
-       RETURNING *),
-     l AS (
+/** The new order's row as JSON of its columns, nulls left out (they are NULL); the same values a plain INSERT would store. */
+function newOrderRow(o: NewOrder, now: number): string {
+  const row: Record<string, unknown> = {
+    id: o.id, flow_id: o.flowId, flow_version: o.flowVersion, model: o.model, channel: o.channel, external_id: o.externalId,
+    title: o.title, customer_id: o.customerId, contact_email: o.contactEmail, currency: o.currency, fx_rate: o.fxRate,
+    subtotal_minor: o.subtotal, tax_minor: o.tax, total_minor: o.total, input: o.input, meta: o.meta, status: 'queued',
+    instance_id: randomUUID(), generation: 1, compiler_version: COMPILER_VERSION, vars: o.vars, waiting_on: [], waiting_at: [],
+    step_seq: 0, started: false, nodes: {}, restarted_from: o.restartedFrom ?? null, return_of: o.returnOf ?? null,
+    created_at: now, updated_at: now,
+  };
+  return JSON.stringify(Object.fromEntries(Object.entries(row).filter(([, v]) => v !== null && v !== undefined)));
+}
+
+/** The order's lines and origin, as data-modifying CTEs after `WITH` (parameters $1 id, $2 lines, $3 start vars, $4 started by, $5 now). */
+const LINES_AND_ORIGIN = `l AS (
        INSERT INTO order_lines (order_id, line_no, sku, name, qty, unit_price_minor, seller_id, location_id)
        SELECT $1, l.line_no, l.sku, l.name, l.qty, l.unit_price_minor, l.seller_id, l.location_id
-         FROM jsonb_to_recordset($22::jsonb) AS l(line_no int, sku text, name text, qty int, unit_price_minor bigint, seller_id text, location_id text)),
+         FROM jsonb_to_recordset($2::jsonb) AS l(line_no int, sku text, name text, qty int, unit_price_minor bigint, seller_id text, location_id text)),
      g AS (
        INSERT INTO order_origins (order_id, start_vars, started_by, created_at)
-       SELECT $1, $23::jsonb, $24, $21 WHERE $24::text IS NOT NULL)
-     SELECT o.*, ${REFERENCE_VERSION_SQL} AS reference_version FROM o`,
-    [
-      o.id, o.flowId, o.flowVersion, o.model, o.channel, o.externalId, o.title, o.customerId, o.contactEmail, o.currency,
-      o.fxRate, o.subtotal, o.tax, o.total, JSON.stringify(o.input), JSON.stringify(o.meta), randomUUID(),
-      COMPILER_VERSION, JSON.stringify(o.vars), o.restartedFrom ?? null, now,
-      JSON.stringify(lines), JSON.stringify(o.origin?.startVars ?? {}), o.origin?.startedBy ?? null, o.returnOf ?? null,
-    ],
-  );
+       SELECT $1, $3::jsonb, $4, $5::bigint WHERE $4::text IS NOT NULL)`;
+
+/** Inserts the row now (`$6`: its columns as JSON), with its lines and origin, answering it as stored. */
+const INSERT_WITH_ROW = `WITH o AS (INSERT INTO orders SELECT r.* FROM jsonb_populate_record(NULL::orders, $6::jsonb) AS r RETURNING *),
+     ${LINES_AND_ORIGIN}
+     SELECT o.*, ${REFERENCE_VERSION_SQL} AS reference_version FROM o`;
+
+/** Inserts the lines and origin only, answering the row (`$6`) as it will be stored by the first slice's write. */
+const INSERT_ROW_LATER = `WITH ${LINES_AND_ORIGIN}
+     SELECT o.*, ${REFERENCE_VERSION_SQL} AS reference_version FROM jsonb_populate_record(NULL::orders, $6::jsonb) AS o`;
+
+/**
+ * Records a new order in one statement: its lines and origin, and its row, which is either inserted here
+ * (`rowWrittenBy: 'now'`, an order started later by `runtime.start`) or left to the first slice's write
+ * (`'first slice'`, `runtime.startNew`: the row is written once, with the slice's outcome; the foreign keys to
+ * orders are checked at COMMIT, migration 0025). Answers the row as it is (or will be) stored, which the first
+ * slice runs on, with the reference data's version (reference-cache.ts) read by the same statement.
+ */
+export async function insertOrder(q: Queryable, o: NewOrder, now: number, rowWrittenBy: 'now' | 'first slice' = 'now'): Promise<RecordedOrder> {
+  const lines = o.lines.map((l, i) => ({ line_no: i + 1, sku: l.sku, name: l.name, qty: l.qty, unit_price_minor: l.unitPriceMinor, seller_id: l.sellerId, location_id: l.locationId }));
+  const newRow = newOrderRow(o, now);
+  const { rows } = await q.query<OrderDbRow & { reference_version: unknown }>(rowWrittenBy === 'now' ? INSERT_WITH_ROW : INSERT_ROW_LATER, [
+    o.id,
+    JSON.stringify(lines),
+    JSON.stringify(o.origin?.startVars ?? {}),
+    o.origin?.startedBy ?? null,
+    now,
+    newRow,
+  ]);
   // The lines just written are what the first slice's steps read first: they start in its read cache.
   const { reference_version, ...row } = rows[0];
-  return { row, referenceVersion: parseReferenceVersion(reference_version), seeds: [newOrderLinesRead(o.id, lines)] };
+  return { row, referenceVersion: parseReferenceVersion(reference_version), seeds: [newOrderLinesRead(o.id, lines)], ...(rowWrittenBy === 'first slice' ? { newRow } : {}) };
 }

@@ -91,6 +91,8 @@ async function recordOrder(tx: Queryable, deps: OrderServiceDeps, orderId: strin
       origin: { startVars: cmd.vars ?? {}, startedBy: options.startedBy },
     },
     now,
+    // The row is written once, by the first slice (which this transaction runs next), with that slice's outcome.
+    'first slice',
   );
   if (documentText !== undefined)
     await storeOrderDocument(tx, { orderId, kind: 'inbound', name: 'inbound.txt', contentType: 'text/plain; charset=utf-8', body: documentText }, now);

@@ -46,6 +46,8 @@ export interface SliceState {
   referenceVersion?: ReferenceVersion | null;
   /** Rows the command wrote or read already (a new order's lines), entered in the slice's read cache. */
   seeds?: readonly CachedRead[];
+  /** A new order whose row is not written yet (its columns as JSON): the slice's write inserts it instead of updating it. */
+  newRow?: string;
 }
 
 export class RunHost {
@@ -60,6 +62,8 @@ export class RunHost {
     private readonly deps: SliceDeps,
     /** The order's facts the slice's ports read and change (written with the orders row). */
     private readonly facts: SliceFacts,
+    /** The new order's row to insert with the slice's write (SliceState.newRow), or null for an update. */
+    private readonly newRow: string | null,
   ) {
     this.openedNodes = state.nodes;
   }
@@ -68,7 +72,7 @@ export class RunHost {
   static open(tx: PoolClient, order: RunRow, flow: CompiledFlow, deps: SliceDeps, opened: SliceState): RunHost {
     const facts = new SliceFacts(order.id, order.facts);
     const invoker = new StepInvoker(tx, flow, deps, opened.referenceVersion ?? null, opened.seeds ?? [], facts);
-    return new RunHost(openRunState(flow, order, opened.nodes, opened.waits, opened.holds ?? []), flow, invoker, deps, facts);
+    return new RunHost(openRunState(flow, order, opened.nodes, opened.waits, opened.holds ?? []), flow, invoker, deps, facts, opened.newRow ?? null);
   }
 
   /** The run as decide left it. */
@@ -144,6 +148,7 @@ export class RunHost {
     const changed = this.facts.changed();
     const statement = sliceWriteStatement({
       orderId: order.id,
+      newRow: this.newRow,
       now: this.now(),
       nodes: this.nodesChanged() ? [...this.state.nodes.values()] : null,
       newWaits: this.record.newWaits,

@@ -22,6 +22,8 @@ export interface LockedOrder {
   referenceVersion: ReferenceVersion | null;
   /** Rows the command already has (a new order's lines), for the slice's read cache. */
   seeds?: readonly CachedRead[];
+  /** A new order whose row is not written yet: its columns as JSON, which the slice's write inserts with the slice's outcome. */
+  newRow?: string;
 }
 
 /**

@@ -243,7 +243,7 @@ export class OrderRuntime {
    */
   async startNew(
     orderId: string,
-    record: (tx: Queryable) => Promise<{ row: RunDbRow; referenceVersion: ReferenceVersion | null; seeds?: readonly CachedRead[] } | null>,
+    record: (tx: Queryable) => Promise<{ row: RunDbRow; referenceVersion: ReferenceVersion | null; seeds?: readonly CachedRead[]; newRow?: string } | null>,
   ): Promise<boolean> {
     const started = await this.command('start', orderId, async (tx, locked, savepoints) => ({ ...(await this.firstSlice(tx, locked, savepoints)), result: true }), async (client) => {
       // Its statements (the start context, the order's insert) are the same for every order: prepared once per
@@ -252,8 +252,8 @@ export class OrderRuntime {
       const recorded = await record(tx.q);
       await tx.begin();
       if (!recorded) return null;
-      const { row, referenceVersion, seeds } = recorded;
-      return { order: toRunRow(row, this.deps.subject), referenceVersion, ...(seeds ? { seeds } : {}), nodes: new Map(), waits: [], holds: [] };
+      const { row, referenceVersion, seeds, newRow } = recorded;
+      return { order: toRunRow(row, this.deps.subject), referenceVersion, ...(seeds ? { seeds } : {}), ...(newRow ? { newRow } : {}), nodes: new Map(), waits: [], holds: [] };
     });
     return started === true;
   }

@@ -45,6 +45,8 @@ export interface OrderWrite {
 
 export interface SliceWrite {
   orderId: string;
+  /** A new order's row not written yet (its columns as JSON): inserted with the slice's outcome instead of updated. */
+  newRow?: string | null;
   now: number;
   /** Every node record of the run when the slice changed any (the `orders.nodes` map is written whole), else null. */
   nodes: NodeRecord[] | null;
@@ -148,14 +150,37 @@ function timerCancelSql(p: Params, order: string, byId: { id: string; at: number
 /** A column name the host hands in: a plain SQL identifier, so it can be written into the statement as it is. */
 const COLUMN_NAME = /^[a-z_][a-z0-9_]*$/;
 
+/** The host's column names of the changed facts, checked. */
+function checkedColumns(o: OrderWrite): [string, unknown][] {
+  const entries = Object.entries(o.columns);
+  for (const [column] of entries) if (!COLUMN_NAME.test(column)) throw new Error(`not a column name: ${column}`);
+  return entries;
+}
+
+/**
+ * A new order's row, inserted once with the slice's outcome: its columns as the host recorded them (`newRow`), the
+ * run's fields and the changed facts laid over them (populated twice: a key left out is NULL, so null values are left
+ * out rather than written as JSON null).
+ */
+function orderInsertSql(p: Params, newRow: string, o: OrderWrite, nodes: NodeRecord[] | null, now: number): string {
+  const run: Record<string, unknown> = {
+    ...Object.fromEntries(checkedColumns(o)),
+    ...(nodes ? { nodes: nodeMapJson(nodes) } : {}),
+    status: o.status, reason: o.reason, snapshot: o.snapshot, compiler_version: o.compilerVersion, vars: o.vars, rollback: o.rollback,
+    waiting_on: o.waitingOn, waiting_at: o.waitingAt, waiting_since: o.waitingSince, step_seq: o.stepSeq, instance_id: o.instanceId,
+    generation: o.generation, started: true, updated_at: now,
+  };
+  const set = Object.fromEntries(Object.entries(run).filter(([, v]) => v !== null && v !== undefined));
+  // The outer one reads json, not jsonb: a json column (the node map) keeps its text as written, keys in their order.
+  // In FROM, so each runs once (`SELECT (f(…)).*` would call it once per column).
+  return `INSERT INTO orders SELECT r.* FROM json_populate_record(jsonb_populate_record(NULL::orders, ${p.add(newRow)}::jsonb), ${p.jsonText(set)}) AS r`;
+}
+
 function orderUpdateSql(p: Params, order: string, o: OrderWrite, nodes: NodeRecord[] | null, now: number): string {
   const json = (v: unknown) => (v === null || v === undefined ? 'NULL' : p.json(v));
   const nodesSet = nodes ? `nodes = ${p.jsonText(nodeMapJson(nodes))}, ` : '';
-  const factsSet = Object.entries(o.columns)
-    .map(([column, value]) => {
-      if (!COLUMN_NAME.test(column)) throw new Error(`not a column name: ${column}`);
-      return `${column} = ${p.add(value)}, `;
-    })
+  const factsSet = checkedColumns(o)
+    .map(([column, value]) => `${column} = ${p.add(value)}, `)
     .join('');
   return `UPDATE orders SET ${nodesSet}status = ${p.add(o.status)}, reason = ${p.add(o.reason)}, snapshot = ${json(o.snapshot)},
        compiler_version = ${p.add(o.compilerVersion)}, vars = ${p.json(o.vars)}, rollback = ${json(o.rollback)},
@@ -198,6 +223,7 @@ export function sliceWriteStatement(w: SliceWrite): { name: string; text: string
   if (w.timeline.length) parts.push(timelineInsertSql(order, p.jsonText(timelineJson(w.timeline))));
   if (w.calls.length) parts.push(callInsertSql(order, p.json(callsJson(w.calls)), `${p.add(w.now)}::bigint`));
   const ctes = parts.length ? `WITH ${parts.map((part, i) => `w${i} AS (${part})`).join(',\n')}\n` : '';
-  const text = `${ctes}${orderUpdateSql(p, order, w.order, w.nodes, w.now)}`;
+  const row = w.newRow ? orderInsertSql(p, w.newRow, w.order, w.nodes, w.now) : orderUpdateSql(p, order, w.order, w.nodes, w.now);
+  const text = `${ctes}${row}`;
   return { name: statementName(text), text, values: p.values };
 }
