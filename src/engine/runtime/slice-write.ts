@@ -159,8 +159,8 @@ function checkedColumns(o: OrderWrite): [string, unknown][] {
 
 /**
  * A new order's row, inserted once with the slice's outcome: its columns as the host recorded them (`newRow`), the
- * run's fields and the changed facts laid over them (populated twice: a key left out is NULL, so null values are left
- * out rather than written as JSON null).
+ * run's fields and the changed facts laid over them (populated twice: a key the recorded row leaves out is NULL, and
+ * a JSON null sets its column NULL, json and jsonb columns included).
  */
 function orderInsertSql(p: Params, newRow: string, o: OrderWrite, nodes: NodeRecord[] | null, now: number): string {
   const run: Record<string, unknown> = {
@@ -170,10 +170,9 @@ function orderInsertSql(p: Params, newRow: string, o: OrderWrite, nodes: NodeRec
     waiting_on: o.waitingOn, waiting_at: o.waitingAt, waiting_since: o.waitingSince, step_seq: o.stepSeq, instance_id: o.instanceId,
     generation: o.generation, started: true, updated_at: now,
   };
-  const set = Object.fromEntries(Object.entries(run).filter(([, v]) => v !== null && v !== undefined));
   // The outer one reads json, not jsonb: a json column (the node map) keeps its text as written, keys in their order.
   // In FROM, so each runs once (`SELECT (f(…)).*` would call it once per column).
-  return `INSERT INTO orders SELECT r.* FROM json_populate_record(jsonb_populate_record(NULL::orders, ${p.add(newRow)}::jsonb), ${p.jsonText(set)}) AS r`;
+  return `INSERT INTO orders SELECT r.* FROM json_populate_record(jsonb_populate_record(NULL::orders, ${p.add(newRow)}::jsonb), ${p.jsonText(run)}) AS r`;
 }
 
 function orderUpdateSql(p: Params, order: string, o: OrderWrite, nodes: NodeRecord[] | null, now: number): string {
