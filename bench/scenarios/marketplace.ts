@@ -3,6 +3,7 @@
 import { row, type ScenarioResult } from '../bench-result.js';
 import { writeBenchWorkspace } from '../bench-workspace.js';
 import { closedLoop, openLoop } from '../load-pool.js';
+import { startCpuBurner } from '../cpu-burner.js';
 import { BenchClient } from '../http-client.js';
 import { LatencyRecorder } from '../latency-recorder.js';
 import { driveMarketplaceOrder } from '../drive-order.js';
@@ -37,7 +38,9 @@ export interface MarketplaceNumbers {
   loadSeconds: number;
   clockSeconds: number;
   closedLoop: { create: ReturnType<LatencyRecorder['summary']>; event: ReturnType<LatencyRecorder['summary']> };
-  openLoop: { ordersPerSecond: number; requestsPerSecond: number; seconds: number; create: ReturnType<LatencyRecorder['summary']>; event: ReturnType<LatencyRecorder['summary']> };
+  openLoop: OpenLoopNumbers;
+  /** The same open loop again while a second process keeps one core busy (startCpuBurner): production machines are never quiet. */
+  openLoopBusy: OpenLoopNumbers;
   /** CPU per order (ms): the service, PostgreSQL (embedded server only: a shared one serves others too), the load generator. */
   cpuPerOrder: CpuSample;
   /** Orders/s this machine's cores could complete if CPU were the only limit: cores x 1000 / CPU ms per order. */
@@ -51,6 +54,15 @@ export interface MarketplaceNumbers {
   webhookSubscribers: number;
   webhookDeliveries: number;
   liveOrdersIdle: number;
+}
+
+/** One open-loop phase: its rate and the latency of the POSTs and of the events. */
+export interface OpenLoopNumbers {
+  ordersPerSecond: number;
+  requestsPerSecond: number;
+  seconds: number;
+  create: ReturnType<LatencyRecorder['summary']>;
+  event: ReturnType<LatencyRecorder['summary']>;
 }
 
 /** Moves the test clock past the return window; every due payout timer fires before it answers. */
@@ -131,22 +143,35 @@ async function measureMarketplace(ctx: ScenarioContext): Promise<RunMeasure<Mark
     const check = await checkMarketplaceOrders(db.pool, 'tp-', options.orders, stockBefore, tally);
     problems.push(...check.problems);
 
-    // Open loop: R requests/s for S seconds: R/3 orders/s, each POST followed by its two seller answers.
+    // Open loop: R requests/s for S seconds: R/3 orders/s, each POST followed by its two seller answers; then the
+    // same again while a second process keeps one core busy.
     const orderRate = options.rate / 3;
     const latOrders = Math.max(1, Math.round(orderRate * options.rateSeconds));
-    const open = { create: new LatencyRecorder(), event: new LatencyRecorder() };
-    const stockBeforeOpen = await readStock(db.pool);
-    const tallyOpen = new Map<string, number>();
-    const pl = ctx.progress(`marketplace latency: ${options.rate} requests/s (${round(orderRate, 1)} orders/s)`, latOrders);
-    const tl0 = performance.now();
-    await openLoop(latOrders, orderRate, async (i) => {
-      await driveMarketplaceOrder(i, 'lat-', open, { ...drive, tally: tallyOpen });
-    }, (done) => pl.update(done));
-    const openSeconds = (performance.now() - tl0) / 1000;
-    pl.done();
-    await passReturnWindow(client);
-    const checkOpen = await checkMarketplaceOrders(db.pool, 'lat-', latOrders, stockBeforeOpen, tallyOpen);
-    problems.push(...checkOpen.problems.map((m) => `open loop: ${m}`));
+    const openLoopPhase = async (prefix: string, label: string): Promise<{ numbers: OpenLoopNumbers; check: Awaited<ReturnType<typeof checkMarketplaceOrders>> }> => {
+      const latency = { create: new LatencyRecorder(), event: new LatencyRecorder() };
+      const stockBeforeOpen = await readStock(db.pool);
+      const tallyOpen = new Map<string, number>();
+      const pl = ctx.progress(`marketplace latency${label}: ${options.rate} requests/s (${round(orderRate, 1)} orders/s)`, latOrders);
+      const tl0 = performance.now();
+      await openLoop(latOrders, orderRate, async (i) => {
+        await driveMarketplaceOrder(i, prefix, latency, { ...drive, tally: tallyOpen });
+      }, (done) => pl.update(done));
+      const seconds = (performance.now() - tl0) / 1000;
+      pl.done();
+      await passReturnWindow(client);
+      const check = await checkMarketplaceOrders(db.pool, prefix, latOrders, stockBeforeOpen, tallyOpen);
+      return { numbers: { ordersPerSecond: orderRate, requestsPerSecond: options.rate, seconds, create: latency.create.summary(), event: latency.event.summary() }, check };
+    };
+    const open = await openLoopPhase('lat-', '');
+    problems.push(...open.check.problems.map((m) => `open loop: ${m}`));
+    const burner = startCpuBurner();
+    let busy: Awaited<ReturnType<typeof openLoopPhase>>;
+    try {
+      busy = await openLoopPhase('busy-', ', one core busy');
+    } finally {
+      await burner.stop();
+    }
+    problems.push(...busy.check.problems.map((m) => `open loop, one core busy: ${m}`));
 
     let deliveries = 0;
     if (receiver) {
@@ -172,7 +197,8 @@ async function measureMarketplace(ctx: ScenarioContext): Promise<RunMeasure<Mark
       loadSeconds: (t1 - t0) / 1000,
       clockSeconds: (t2 - t1) / 1000,
       closedLoop: { create: closed.create.summary(), event: closed.event.summary() },
-      openLoop: { ordersPerSecond: orderRate, requestsPerSecond: options.rate, seconds: openSeconds, create: open.create.summary(), event: open.event.summary() },
+      openLoop: open.numbers,
+      openLoopBusy: busy.numbers,
       cpuPerOrder,
       cpuBoundOrdersPerSecond: cpuTotal ? (os.availableParallelism() * 1000) / cpuTotal : null,
       statementsPerOrder: totals ? totals.calls / options.orders : null,
@@ -185,10 +211,10 @@ async function measureMarketplace(ctx: ScenarioContext): Promise<RunMeasure<Mark
     };
     return {
       numbers,
-      data: { ...numbers, skus: options.skus, bytesByTable: growth.byTable, statements: profile, check: { ...check, duplicates: check.duplicates.slice(0, 20) }, checkOpen: { ...checkOpen, duplicates: checkOpen.duplicates.slice(0, 20) } },
+      data: { ...numbers, skus: options.skus, bytesByTable: growth.byTable, statements: profile, check: { ...check, duplicates: check.duplicates.slice(0, 20) }, checkOpen: { ...open.check, duplicates: open.check.duplicates.slice(0, 20) }, checkBusy: { ...busy.check, duplicates: busy.check.duplicates.slice(0, 20) } },
       problems,
-      completed: check.completed + checkOpen.completed,
-      expected: options.orders + latOrders,
+      completed: check.completed + open.check.completed + busy.check.completed,
+      expected: options.orders + 2 * latOrders,
     };
   } finally {
     client.close();
@@ -207,7 +233,7 @@ function reportMarketplace(ctx: ScenarioContext, numbers: MarketplaceNumbers, su
   return {
     setup:
       `${options.orders} orders over ${options.skus} SKUs per seller, concurrency ${options.concurrency}; latency at ${options.rate} requests/s ` +
-      `(${round(orderRate, 1)} orders/s, each POST + 2 events) for ${options.rateSeconds} s; ${options.webhooks} webhook subscribers; ` +
+      `(${round(orderRate, 1)} orders/s, each POST + 2 events) for ${options.rateSeconds} s, then again with a second process keeping one core busy; ${options.webhooks} webhook subscribers; ` +
       `${ctx.stack.redisUrl ? 'Redis' : 'in-process'} scheduler; ${ctx.stack.kind} PostgreSQL`,
     rows: [
       row('orders completed/s', round(numbers.ordersPerSecond, 1), 'orders/s'),
@@ -231,9 +257,11 @@ function reportMarketplace(ctx: ScenarioContext, numbers: MarketplaceNumbers, su
       row(`event delivery p50/p99 (closed loop, C=${options.concurrency})`, `${numbers.closedLoop.event.p50} / ${numbers.closedLoop.event.p99}`, 'ms'),
       row(`POST /orders p50/p99 at ${ol.requestsPerSecond} req/s`, `${ol.create.p50} / ${ol.create.p99}`, 'ms', 'p99 < 25 ms', ol.create.p99 < 25),
       row(`event delivery p50/p99 at ${ol.requestsPerSecond} req/s`, `${ol.event.p50} / ${ol.event.p99}`, 'ms', 'p99 < 25 ms', ol.event.p99 < 25),
+      row(`POST /orders p50/p99 at ${ol.requestsPerSecond} req/s, one core busy`, `${numbers.openLoopBusy.create.p50} / ${numbers.openLoopBusy.create.p99}`, 'ms'),
+      row(`event delivery p50/p99 at ${ol.requestsPerSecond} req/s, one core busy`, `${numbers.openLoopBusy.event.p50} / ${numbers.openLoopBusy.event.p99}`, 'ms'),
       row('PostgreSQL bytes per order (table + index growth)', Math.round(numbers.bytesPerOrder), 'B'),
       row('webhook subscribers attached', options.webhooks),
-      row(`completed exactly once (closed + open loop${summary.runs > 1 ? `, ${summary.runs} runs` : ''})`, `${summary.completed}/${summary.expected}`, undefined, 'all', summary.ok),
+      row(`completed exactly once (closed + both open loops${summary.runs > 1 ? `, ${summary.runs} runs` : ''})`, `${summary.completed}/${summary.expected}`, undefined, 'all', summary.ok),
     ],
   };
 }

@@ -30,6 +30,10 @@ describe('bench smoke (marketplace, small mode)', () => {
     // Open loop: the same.
     expect(data.checkOpen.completed).toBe(data.checkOpen.orders);
     expect(data.checkOpen.duplicates).toEqual([]);
+    // The open loop again with a second process keeping one core busy: its orders complete exactly once too.
+    expect(data.checkBusy.completed).toBe(data.checkBusy.orders);
+    expect(data.checkBusy.duplicates).toEqual([]);
+    expect(data.openLoopBusy.event.count).toBeGreaterThan(0);
     // The webhook subscriber got every event once; nothing stays in memory between commands.
     expect(data.webhookDeliveries).toBeGreaterThan(0);
     expect(data.liveOrdersIdle).toBe(0);
