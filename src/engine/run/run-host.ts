@@ -136,7 +136,6 @@ export class RunHost {
     return false;
   }
 
-  /** Writes everything the slice changed in one statement (slice-write.ts); the caller commits. Returns the outbox ids written. */
   /** Writes the slice (one statement) and commits the command's transaction in the same round trip; answers the outbox ids written. */
   async commit(): Promise<string[]> {
     const { order, snapshot, waits, holds } = this.state;

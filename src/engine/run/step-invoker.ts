@@ -17,8 +17,7 @@ import { withSpan } from '../../telemetry/spans.js';
 import { SliceStore } from '../runtime/slice-store.js';
 import { StalePreparedPlan } from '../runtime/stale-prepared-plan.js';
 import { StepSavepointNeeded } from '../runtime/step-savepoint-needed.js';
-import { writeAndCommit } from '../runtime/write-and-commit.js';
-import type { NamedStatement } from '../runtime/named-statements.js';
+import { sendJoined, type NamedStatement } from '../runtime/named-statements.js';
 import type { RunState } from './run-state.js';
 import type { SliceFacts } from './slice-facts.js';
 import { stepView } from './step-view.js';
@@ -68,7 +67,8 @@ export class StepInvoker {
   /** The slice's write and the transaction's COMMIT, in one round trip once the connection prepared the write (counted as one statement). */
   async writeAndCommit(statement: NamedStatement): Promise<void> {
     this.statements += 1;
-    await writeAndCommit(this.tx, statement);
+    // If the write fails, the transaction is aborted and the COMMIT after it does not run; the caller rolls back.
+    await sendJoined(this.tx, { statement, after: ['COMMIT'] });
   }
 
   /** What a body of `nodeId` receives, from the run state as decide left it. */

@@ -55,22 +55,22 @@ export function namedStatements(tx: PoolClient, onStatement?: () => void): Query
   return {
     query(text, params) {
       onStatement?.();
-      const name = params ? statementName(text) : null;
-      if (!name) return tx.query(text, params);
-      return runNamed(tx, { name, text, values: params ?? [] });
+      const named = asNamed(text, params);
+      return named ? runNamed(tx, named) : tx.query(text, params);
     },
   };
 }
 
-/** `statement` as `namedStatements` would send it: named when it has parameters. */
-export function asNamed(text: string, params?: unknown[]): NamedStatement | string {
+/** A statement with parameters as a named one; null without parameters (or past the cap on names). */
+function asNamed(text: string, params?: unknown[]): NamedStatement | null {
   const name = params ? statementName(text) : null;
-  return name ? { name, text, values: params ?? [] } : text;
+  return name ? { name, text, values: params ?? [] } : null;
 }
 
 /**
  * Sends `before`, `statement` and `after` (plain statements around one statement) in one simple-protocol message
- * when the connection already holds `statement` prepared (as `EXECUTE name(literals)`) or it is plain text; else
+ * when the connection already holds `statement` prepared (as `EXECUTE name(literals)`) or it is text without
+ * parameters; else
  * `before` in one round trip, `statement` the usual way, `after` in another. Answers `statement`'s result.
  * One round trip instead of two or three: both processes pay a socket write and a wake-up per round trip. In one
  * message a failing statement aborts the transaction and the statements after it do not run.
@@ -111,7 +111,10 @@ export function namedStatementsBeginning(tx: PoolClient): { q: Queryable; begin(
     query(text, params) {
       if (begun) return later.query(text, params);
       begun = true;
-      return sendJoined(tx, { before: ['BEGIN'], statement: asNamed(text, params) });
+      const named = asNamed(text, params);
+      if (named || !params) return sendJoined(tx, { before: ['BEGIN'], statement: named ?? text });
+      // Parameters but no name (past the cap): BEGIN on its own, then the statement bound as usual.
+      return tx.query('BEGIN').then(() => tx.query(text, params));
     },
   };
   return {

@@ -209,7 +209,7 @@ export class OrderRuntime {
       // The slice updates the row object in place: keep the status it had before the command.
       const from = locked.order.status;
       const out = await fn(client, locked, savepoints);
-      // The slice's write and COMMIT go together (write-and-commit.ts); a command that drove no slice only commits.
+      // The slice's write and COMMIT go together (StepInvoker.writeAndCommit); a command that drove no slice only commits.
       const outboxIds = out.slice ? await out.slice.commit() : [];
       if (!out.slice) await client.query('COMMIT');
       ended();

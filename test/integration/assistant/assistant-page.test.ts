@@ -1,6 +1,7 @@
 // The /assistant page in a real browser (Debian chromium + playwright-core): ask, get an answer, confirm a proposal and see
 // it done; the conversation is the person's A2A conversation; the page keeps the CSP and loads nothing from elsewhere.
 import { browserMissing, launchChromium } from '../../support/browser.js';
+import { openSignedIn } from '../../support/signed-in-page.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { startTestService, type TestService } from '../../support/test-service.js';
@@ -74,15 +75,7 @@ describe.skipIf(missing !== null)(`the assistant page in a real browser${missing
 
   it('asks, answers, and a confirmed proposal cancels the order as the person; the turns are the person’s A2A tasks', async () => {
     const id = (await t.call('POST', '/api/v1/orders', startBody('page-wait'))).body.orderId;
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const [name, value] = operator.cookie.split('=');
-    await context.addCookies([{ name, value, url: t.url }]);
-    const page = await context.newPage();
-    const errors: string[] = [];
-    const origins = new Set<string>();
-    page.on('console', (m: any) => m.type() === 'error' && errors.push(m.text()));
-    page.on('pageerror', (e: Error) => errors.push(e.message));
-    page.on('request', (r: any) => origins.add(new URL(r.url()).origin));
+    const { page, context, errors, origins } = await openSignedIn(browser, t.url, operator.cookie);
 
     await page.goto(`${t.url}/assistant?name=page-test`);
     await page.waitForSelector('[data-assistant][data-ready="true"]', { state: 'attached' });
@@ -120,10 +113,7 @@ describe.skipIf(missing !== null)(`the assistant page in a real browser${missing
         ws.once('error', reject);
       })),
     );
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const [name, value] = person.cookie.split('=');
-    await context.addCookies([{ name, value, url: t.url }]);
-    const page = await context.newPage();
+    const { page, context } = await openSignedIn(browser, t.url, person.cookie);
     await page.goto(`${t.url}/assistant`);
     await page.waitForSelector('[data-assistant][data-closed]', { state: 'attached' });
     expect(await page.textContent('[data-assistant-status]')).toContain('too many assistant and order pages are open');

@@ -1,8 +1,7 @@
-// A slice's write and COMMIT go in one round trip once the connection prepared the write; the values stored are those bound (write-and-commit.ts).
+// A slice's write and COMMIT go in one round trip once the connection prepared the write; the values stored are those bound (sendJoined).
 import type { PoolClient } from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { writeAndCommit } from '../../../src/engine/runtime/write-and-commit.js';
-import type { NamedStatement } from '../../../src/engine/runtime/named-statements.js';
+import { sendJoined, type NamedStatement } from '../../../src/engine/runtime/named-statements.js';
 import { parameterLiteral } from '../../../src/engine/runtime/sql-literal.js';
 import { createTestDatabase, type TestDatabase } from '../../support/test-db.js';
 
@@ -14,6 +13,9 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.drop();
 });
+
+/** The slice's last round trip as StepInvoker.writeAndCommit sends it. */
+const writeAndCommit = (client: PoolClient, s: NamedStatement) => sendJoined(client, { statement: s, after: ['COMMIT'] });
 
 const INSERT = `INSERT INTO wc_probe (id, label, n, ok, tags, doc, note) VALUES ($1, $2, $3, $4, $5::text[], $6::jsonb, $7)`;
 const statement = (id: string, label: string, tags: (string | null)[], doc: unknown): NamedStatement => ({
