@@ -156,7 +156,7 @@ export async function writePass(q: Queryable, w: PassWrite): Promise<void> {
   await q.query(
     `WITH o AS (
        INSERT INTO flow_stats_orders (order_id, flow_id, flow_version, hour, status, generation, last_chunk, nodes)
-       SELECT x.order_id, x.flow_id, x.flow_version, x.hour, x.status, x.generation, x.last_chunk, x.nodes
+       SELECT x.order_id, x.flow_id, x.flow_version, x.hour, x.status, x.generation, x.last_chunk, x.nodes::json
          FROM jsonb_to_recordset($1::jsonb) AS x(order_id text, flow_id text, flow_version int, hour bigint, status text, generation int, last_chunk bigint, nodes jsonb)
        ON CONFLICT (order_id) DO UPDATE SET status = EXCLUDED.status, generation = EXCLUDED.generation, last_chunk = EXCLUDED.last_chunk, nodes = EXCLUDED.nodes
      ), n AS (

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { Db } from '../../../src/db/db.js';
 import { migrate, migrationsDir } from '../../../src/db/migrate.js';
 import { systemClock } from '../../../src/platform/clock.js';
-import { loadNodeRecords } from '../../../src/engine/runtime/node-record.js';
+import { loadNodeRecords, nodeMapJson } from '../../../src/engine/runtime/node-record.js';
 import { readTimeline } from '../../../src/engine/runtime/timeline.js';
 import { adminQuery, databaseUrl } from '../../support/test-db.js';
 
@@ -68,6 +68,16 @@ describe('storage layout migration (issue 19: node records in the orders row, th
     expect((await readTimeline(db, 'ord_old', 2)).map((e) => e.at)).toEqual([106, 107]);
     const { rows } = await db.query("SELECT kind FROM order_timeline WHERE order_id = 'ord_old' ORDER BY chunk_id, pos");
     expect(rows.map((r) => r.kind)).toEqual(['order.started', 'node.succeeded', 'wait.opened', 'event.received']);
+  });
+
+  it('migration 0026: the records written packed read the same through the code and the order_nodes view', async () => {
+    const named = await loadRows();
+    const records = await loadNodeRecords(db, 'ord_old');
+    await db.query("UPDATE orders SET nodes = $1 WHERE id = 'ord_old'", [JSON.stringify(nodeMapJson(records.values()))]);
+    const { rows } = await db.query<{ price: unknown }>("SELECT nodes -> 'price' AS price FROM orders WHERE id = 'ord_old'");
+    expect(Array.isArray(rows[0]!.price)).toBe(true);
+    expect(await loadNodeRecords(db, 'ord_old')).toEqual(records);
+    expect(await loadRows()).toEqual(named);
   });
 });
 

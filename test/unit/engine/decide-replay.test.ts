@@ -6,7 +6,7 @@ import { compileFlow, type CompiledFlow } from '../../../src/engine/compiler.js'
 import type { RunStepEffect } from '../../../src/engine/run/effects.js';
 import type { EffectResult } from '../../../src/engine/run/run-input.js';
 import { openRunState } from '../../../src/engine/run/run-state.js';
-import { toNodeRecords, type StoredNodeRecord } from '../../../src/engine/runtime/node-record.js';
+import { toNodeRecords, type NamedNodeRecord, type StoredNodeRecord } from '../../../src/engine/runtime/node-record.js';
 import { toRunRow, type RunDbRow } from '../../../src/engine/runtime/run-row.js';
 import { ordersSubject } from '../../../src/orders/order-subject.js';
 import { toWait, type WaitDbRow } from '../../../src/engine/runtime/waits.js';
@@ -19,7 +19,7 @@ const catalogue = createCatalogue([...builtinNodeTypes]);
 /** A recorded `order_nodes` row (the layout before migrations 0018-0019). */
 interface RecordedNodeRow {
   node_id: string;
-  status: StoredNodeRecord['status'];
+  status: NamedNodeRecord['status'];
   runs: number;
   attempt: number;
   summary: string | null;
