@@ -47,17 +47,29 @@ export async function topStatements(pool: pg.Pool, limit = 25): Promise<Statemen
 }
 
 export interface StatementTotals {
-  /** Statements executed (every statement the service sent, BEGIN and COMMIT included). */
+  /** Statements the service sent (BEGIN and COMMIT included; not PostgreSQL's own foreign-key checks). */
   calls: number;
+  /**
+   * Foreign-key checks PostgreSQL ran itself (`SELECT 1 FROM ONLY … FOR KEY SHARE`), one per row written that
+   * references another. pg_stat_statements (track = top) sees them only when they run at COMMIT (a deferred
+   * constraint, migration 0025), not inside a statement, so they are counted apart: the service never sent them.
+   */
+  foreignKeyChecks: number;
   execMs: number;
   planMs: number;
 }
 
+/** The text of PostgreSQL's referential-integrity queries (ri_triggers.c), as pg_stat_statements normalises it. */
+const FOREIGN_KEY_CHECK = String.raw`^SELECT 1 FROM ONLY "[^"]+"\."[^"]+" x WHERE .* FOR KEY SHARE OF x$`;
+
 /** Totals over this database's statements since the last reset. */
 export async function statementTotals(pool: pg.Pool): Promise<StatementTotals> {
   const { rows } = await pool.query(
-    `SELECT coalesce(sum(calls), 0) AS calls, coalesce(sum(total_exec_time), 0) AS exec, coalesce(sum(total_plan_time), 0) AS plan
-       FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+    `SELECT coalesce(sum(calls) FILTER (WHERE NOT fk), 0) AS calls, coalesce(sum(calls) FILTER (WHERE fk), 0) AS fk_calls,
+            coalesce(sum(total_exec_time), 0) AS exec, coalesce(sum(total_plan_time), 0) AS plan
+       FROM (SELECT *, query ~ $1 AS fk FROM pg_stat_statements
+              WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())) s`,
+    [FOREIGN_KEY_CHECK],
   );
-  return { calls: Number(rows[0].calls), execMs: Number(rows[0].exec), planMs: Number(rows[0].plan) };
+  return { calls: Number(rows[0].calls), foreignKeyChecks: Number(rows[0].fk_calls), execMs: Number(rows[0].exec), planMs: Number(rows[0].plan) };
 }

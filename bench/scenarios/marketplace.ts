@@ -47,6 +47,8 @@ export interface MarketplaceNumbers {
   cpuBoundOrdersPerSecond: number | null;
   /** SQL statements the service sent per order, and PostgreSQL's execution and planning time for them (pg_stat_statements; null when unavailable). */
   statementsPerOrder: number | null;
+  /** PostgreSQL's own foreign-key checks per order, run at COMMIT (not sent by the service: StatementTotals). */
+  foreignKeyChecksPerOrder: number | null;
   statementExecMsPerOrder: number | null;
   statementPlanMsPerOrder: number | null;
   /** Table + index bytes the database grew by over the closed loop and the clock phase, per order. */
@@ -202,6 +204,7 @@ async function measureMarketplace(ctx: ScenarioContext): Promise<RunMeasure<Mark
       cpuPerOrder,
       cpuBoundOrdersPerSecond: cpuTotal ? (os.availableParallelism() * 1000) / cpuTotal : null,
       statementsPerOrder: totals ? totals.calls / options.orders : null,
+      foreignKeyChecksPerOrder: totals ? totals.foreignKeyChecks / options.orders : null,
       statementExecMsPerOrder: totals ? totals.execMs / options.orders : null,
       statementPlanMsPerOrder: totals ? totals.planMs / options.orders : null,
       bytesPerOrder: growth.perUnit,
@@ -248,6 +251,7 @@ function reportMarketplace(ctx: ScenarioContext, numbers: MarketplaceNumbers, su
       ),
       row('  orders/s if CPU were the only limit', numbers.cpuBoundOrdersPerSecond === null ? 'n/a' : round(numbers.cpuBoundOrdersPerSecond, 1), 'orders/s'),
       row('SQL statements per order', numbers.statementsPerOrder === null ? 'n/a' : round(numbers.statementsPerOrder, 1)),
+      row('  and foreign-key checks PostgreSQL ran at COMMIT', numbers.foreignKeyChecksPerOrder === null ? 'n/a' : round(numbers.foreignKeyChecksPerOrder, 1)),
       row(
         '  PostgreSQL execution / planning time per order',
         numbers.statementExecMsPerOrder === null ? 'n/a' : `${round(numbers.statementExecMsPerOrder, 2)} / ${round(numbers.statementPlanMsPerOrder!, 2)}`,

@@ -50,8 +50,10 @@ export async function pausedScenario(ctx: ScenarioContext): Promise<ScenarioResu
   };
   const client = await BenchClient.withApiToken(service.url, ctx.password, options.concurrency * 2);
   const problems: string[] = [];
+  // Warm-up orders are numbered -1, -2, … (external ids `paused--1`, …) but order the same lines as the measured ones
+  // (a negative number made SKUs the catalogue does not have, and the warm-up ran only the failure path).
   const start = async (n: number): Promise<string> =>
-    (await client.expect<{ orderId: string }>(201, 'POST', '/api/v1/orders', marketplaceOrderBody(`paused-${n}`, orderLines(n, options.skus)))).orderId;
+    (await client.expect<{ orderId: string }>(201, 'POST', '/api/v1/orders', marketplaceOrderBody(`paused-${n}`, orderLines(Math.abs(n), options.skus)))).orderId;
   try {
     await closedLoop(WARMUP_ORDERS, options.concurrency, async (i) => void (await start(-1 - i)));
     await settle(2_000);

@@ -37,6 +37,8 @@ export interface StepsNumbers {
   cpuTotalMs: number | null;
   cpuBoundOrdersPerSecond: number | null;
   statementsPerOrder: number | null;
+  /** PostgreSQL's own foreign-key checks per order, run at COMMIT (not sent by the service: StatementTotals). */
+  foreignKeyChecksPerOrder: number | null;
   statementExecMsPerOrder: number | null;
   statementPlanMsPerOrder: number | null;
   writingTxPerOrder: number;
@@ -131,6 +133,7 @@ function stepsVariant(ctx: ScenarioContext, variant: StepsVariant): RepeatableSc
           cpuTotalMs,
           cpuBoundOrdersPerSecond: cpuTotalMs ? (os.availableParallelism() * 1000) / cpuTotalMs : null,
           statementsPerOrder: totals ? totals.calls / orders : null,
+          foreignKeyChecksPerOrder: totals ? totals.foreignKeyChecks / orders : null,
           statementExecMsPerOrder: totals ? totals.execMs / orders : null,
           statementPlanMsPerOrder: totals ? totals.planMs / orders : null,
           writingTxPerOrder: writing / orders,
@@ -167,6 +170,7 @@ function stepsVariant(ctx: ScenarioContext, variant: StepsVariant): RepeatableSc
           row('CPU per order, all three', n.cpuTotalMs === null ? 'n/a (PostgreSQL not on this machine)' : round(n.cpuTotalMs, 2), n.cpuTotalMs === null ? undefined : 'ms', `<= ${target} ms`, n.cpuTotalMs === null ? undefined : n.cpuTotalMs <= target),
           row('  orders/s if CPU were the only limit', n.cpuBoundOrdersPerSecond === null ? 'n/a' : round(n.cpuBoundOrdersPerSecond, 1), 'orders/s'),
           row('SQL statements per order', n.statementsPerOrder === null ? 'n/a' : round(n.statementsPerOrder, 1)),
+          row('  and foreign-key checks PostgreSQL ran at COMMIT', n.foreignKeyChecksPerOrder === null ? 'n/a' : round(n.foreignKeyChecksPerOrder, 1)),
           row(
             '  PostgreSQL execution / planning time per order',
             n.statementExecMsPerOrder === null ? 'n/a' : `${round(n.statementExecMsPerOrder, 2)} / ${round(n.statementPlanMsPerOrder!, 2)}`,

@@ -1,5 +1,5 @@
--- Bytes per order (issue 37): newest-first indexes built ascending, one index fewer on waits, the trigram index without
--- its pending list, node records packed, the flow stats worker's copy as json.
+-- Bytes per order (issue 37): newest-first indexes built ascending, one index fewer on waits, the trigram index with a
+-- smaller pending list, node records packed, the flow stats worker's copy as json.
 --
 -- A btree fills a page it splits at its right end to the fillfactor (90 %) and splits any other page in two halves.
 -- An index on (…, created_at DESC, id DESC) receives every new order at its left end, so its pages stay about half
@@ -31,20 +31,19 @@ CREATE INDEX a2a_tasks_context_idx ON a2a_tasks (owner, context_id, created_at);
 -- is the order: an order has a few waits, so the partial index on (order_id) WHERE status = 'open' only repeated it.
 DROP INDEX order_waits_open_idx;
 
--- The order search's trigram index (migration 0006) is a GIN index, which by default queues new entries in a pending
--- list of up to gin_pending_list_limit (4 MB) and merges them later; the list's pages stay with the index, so a
--- fresh or lightly written table carries up to 4 MB more than its entries (1,010 bytes per order over 5,000 orders
--- against 141 without the list). Entries go straight into the index instead: a search never scans an unmerged
--- list, and the insert's cost was not measurable in the orders' CPU (docs/performance.md).
+-- The order search's trigram index (migration 0006) is a GIN index, which queues new entries in a pending list and
+-- merges them in batches; the list's pages stay with the index, so up to gin_pending_list_limit (4 MB by default)
+-- comes on top of the entries: 1,010 bytes per order over 5,000 orders against 141 for the entries alone. A 256 kB
+-- list keeps the batching (each orders UPDATE that is not HOT adds the row's trigrams again; written straight into
+-- the index they cost the marketplace order's slice writes about 10 % more, docs/performance.md) at a sixteenth
+-- of the pages, merged sixteen times as often.
 DO $$
 BEGIN
   IF EXISTS (SELECT 1 FROM pg_class WHERE relname = 'orders_search_trgm_idx' AND relkind = 'i') THEN
-    ALTER INDEX orders_search_trgm_idx SET (fastupdate = off);
-    PERFORM gin_clean_pending_list('orders_search_trgm_idx'::regclass);
+    ALTER INDEX orders_search_trgm_idx SET (gin_pending_list_limit = 256);
   END IF;
 END
 $$;
-
 
 -- Node records packed (src/engine/runtime/node-record.ts, PackedNodeRecord): a record a slice writes from now on is
 -- an array [status, runs, attempt, summary, output, error, branches, doneSeq, startedAt, took, holds, idAs] (trailing
