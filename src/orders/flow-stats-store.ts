@@ -45,7 +45,8 @@ export interface OrderToFold {
   entries: { at: number; kind: string; message: string; nodeId?: string | null; data?: Record<string, unknown> | null }[];
   /** The newest chunk read (the one counted next time from). */
   lastChunk: number;
-  seen: (SeenOrder & { lastChunk: number }) | null;
+  /** What was counted of it, with the flow version it was counted under (a move to another version changes the order's). */
+  seen: (SeenOrder & { lastChunk: number; flowVersion: number }) | null;
 }
 
 interface OrderFoldRow {
@@ -57,6 +58,7 @@ interface OrderFoldRow {
   created_at: string;
   nodes: Record<string, StoredNodeRecord> | null;
   seen_status: string | null;
+  seen_flow_version: number | null;
   seen_generation: number | null;
   seen_nodes: SeenOrder['nodes'] | null;
   seen_last_chunk: string | null;
@@ -71,7 +73,7 @@ interface OrderFoldRow {
 export async function ordersToFold(q: Queryable, ids: string[]): Promise<OrderToFold[]> {
   const { rows } = await q.query<OrderFoldRow>(
     `SELECT o.id, o.flow_id, o.flow_version, o.status, o.generation, o.created_at, o.nodes,
-            s.status AS seen_status, s.generation AS seen_generation, s.nodes AS seen_nodes, s.last_chunk AS seen_last_chunk,
+            s.status AS seen_status, s.flow_version AS seen_flow_version, s.generation AS seen_generation, s.nodes AS seen_nodes, s.last_chunk AS seen_last_chunk,
             c.chunks, c.last_chunk
        FROM unnest($1::text[]) AS t(id)
        JOIN orders o ON o.id = t.id
@@ -97,7 +99,7 @@ export async function ordersToFold(q: Queryable, ids: string[]): Promise<OrderTo
       seen:
         r.seen_status === null
           ? null
-          : { status: r.seen_status, generation: r.seen_generation ?? 0, nodes: r.seen_nodes ?? {}, lastChunk: seenLast },
+          : { status: r.seen_status, generation: r.seen_generation ?? 0, nodes: r.seen_nodes ?? {}, lastChunk: seenLast, flowVersion: r.seen_flow_version ?? r.flow_version },
     };
   });
 }
@@ -158,7 +160,7 @@ export async function writePass(q: Queryable, w: PassWrite): Promise<void> {
        INSERT INTO flow_stats_orders (order_id, flow_id, flow_version, hour, status, generation, last_chunk, nodes)
        SELECT x.order_id, x.flow_id, x.flow_version, x.hour, x.status, x.generation, x.last_chunk, x.nodes::json
          FROM jsonb_to_recordset($1::jsonb) AS x(order_id text, flow_id text, flow_version int, hour bigint, status text, generation int, last_chunk bigint, nodes jsonb)
-       ON CONFLICT (order_id) DO UPDATE SET status = EXCLUDED.status, generation = EXCLUDED.generation, last_chunk = EXCLUDED.last_chunk, nodes = EXCLUDED.nodes
+       ON CONFLICT (order_id) DO UPDATE SET flow_version = EXCLUDED.flow_version, status = EXCLUDED.status, generation = EXCLUDED.generation, last_chunk = EXCLUDED.last_chunk, nodes = EXCLUDED.nodes
      ), n AS (
        ${nodeCountsUpsert('flow_stats_nodes', 'hour', '$2')}
      ), nd AS (

@@ -193,8 +193,32 @@ export class FlowStatsWorker {
       }
       const hour = hourOf(order.createdAt);
       const entries = order.entries.map((e) => ({ at: Number(e.at), kind: e.kind, message: e.message, nodeId: e.nodeId ?? null, data: e.data ?? null }));
-      const r = foldOrder(facts.graph, order.seen, { status: order.status, generation: order.generation, records: toNodeRecords(order.nodes) }, entries);
       const base = { flow_id: order.flowId, flow_version: order.flowVersion };
+      // Moved to another version since it was last counted (contract 15): it leaves the old version's current counts
+      // (its status, its active nodes) and joins the new one's as if new there; runs already counted stay with the
+      // version they ran under.
+      const moved = order.seen !== null && order.seen.flowVersion !== order.flowVersion ? order.seen : null;
+      const seen = moved ? { ...moved, nodes: Object.fromEntries(Object.entries(moved.nodes).map(([id, { a: _active, ...rest }]) => [id, rest])) } : order.seen;
+      const r = foldOrder(facts.graph, seen, { status: order.status, generation: order.generation, records: toNodeRecords(order.nodes) }, entries);
+      if (moved) {
+        const old = { flow_id: order.flowId, flow_version: moved.flowVersion };
+        const hk = `${order.flowId}\u0000${moved.flowVersion}\u0000${hour}\u0000${moved.status}`;
+        const h = statuses.get(hk) ?? { ...old, hour, status: moved.status, orders: 0 };
+        h.orders -= 1;
+        statuses.set(hk, h);
+        const ck = `${order.flowId}\u0000${moved.flowVersion}\u0000${moved.status}`;
+        const c = current.get(ck) ?? { ...old, status: moved.status, orders: 0 };
+        c.orders -= 1;
+        current.set(ck, c);
+        for (const [nodeId, n] of Object.entries(moved.nodes)) {
+          if (!n.a) continue;
+          const ak = `${order.flowId}\u0000${moved.flowVersion}\u0000${nodeId}`;
+          const a = active.get(ak) ?? { ...old, node_id: nodeId, active: 0 };
+          a.active -= 1;
+          active.set(ak, a);
+        }
+        r.status = { from: null, to: order.status };
+      }
       write.orders.push({ order_id: order.id, ...base, hour, status: order.status, generation: order.generation, last_chunk: order.lastChunk, nodes: r.seen.nodes });
       for (const [nodeId, d] of r.nodes) {
         // The hour's row and the day's (a long range reads days).

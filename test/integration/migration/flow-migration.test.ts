@@ -113,6 +113,38 @@ describe('POST /api/v1/flows/:id/migrations (contract 15)', () => {
     expect(await effects(id)).toEqual(['do s1', 'do s2', 'do added', 'do s3']);
   });
 
+  it('flow stats follow a moved order: the old version stops counting it waiting and active, the new one counts it; runs stay where they ran', async () => {
+    const flow = `mig-stats-${++flows}`;
+    await publishFlow(t, flow, graph(approval, APPROVAL_BRANCHES));
+    const id = await start(flow);
+    const stats = async (version: number) => {
+      await t.service.ctx.flowStatsWorker!.catchUp();
+      const res = await t.call('GET', `/api/v1/flows/${flow}/stats?version=${version}`);
+      expect(res.status, res.text).toBe(200);
+      return res.body;
+    };
+    expect(await stats(1)).toMatchObject({ orders: { waiting: 1 }, nodes: { review: { activeNow: 1 }, s1: { runs: 1 } } });
+    await publishFlow(t, flow, graph(approval, APPROVAL_BRANCHES, { added: true }));
+    await moveAll(flow, { fromVersion: 1 });
+
+    const v1 = await stats(1);
+    expect(v1.orders.waiting).toBe(0);
+    expect(v1.nodes.review.activeNow).toBe(0);
+    expect(v1.nodes.s1.runs).toBe(1);
+    const v2 = await stats(2);
+    expect(v2.orders).toMatchObject({ waiting: 1, completed: 0 });
+    expect(v2.nodes.review.activeNow).toBe(1);
+    expect(v2.nodes.s1.runs).toBe(0);
+
+    expect((await t.call('POST', `/api/v1/orders/${id}/approvals/review`, { decision: 'approved' })).status).toBe(200);
+    await settled(id, 'completed');
+    const done = await stats(2);
+    expect(done.orders).toMatchObject({ completed: 1, waiting: 0 });
+    expect(done.nodes.review).toMatchObject({ activeNow: 0, runs: 1, succeeded: 1 });
+    expect(done.nodes.added.runs).toBe(1);
+    expect((await stats(1)).nodes.review.activeNow).toBe(0);
+  });
+
   it('an event wait with its deadline part-way elapsed keeps its deadline: the timeout fires at the original time; another order takes the event into the new step', async () => {
     const flow = `mig-event-${++flows}`;
     await publishFlow(t, flow, graph(eventWait, EVENT_BRANCHES));
