@@ -1,4 +1,5 @@
 // The HTTP server with limits against slow and numerous clients (docs/security.md "Connection limits").
+import { addressGroup } from '../platform/address-group.js';
 import http from 'node:http';
 import type { Socket } from 'node:net';
 
@@ -40,14 +41,14 @@ export function createLimitedServer(handler: http.RequestListener, limits: Conne
 }
 
 /**
- * Counts accepted sockets per remote address (an IPv4 client on a dual-stack listener is `::ffff:a.b.c.d`
- * every time, so one spelling per client). Nothing has been read from a socket when it is refused, so it is
+ * Counts accepted sockets per client address: an IPv4 address, or an IPv6 client's /64 (addressGroup; an IPv4
+ * client on a dual-stack listener, `::ffff:a.b.c.d`, counts as its IPv4 address). Nothing has been read from a socket when it is refused, so it is
  * destroyed without an answer, as Node does past `maxConnections`. Upgraded sockets stay counted until they close.
  */
 function capPerAddress(server: http.Server, max: number): void {
   const open = new Map<string, number>();
   server.on('connection', (socket: Socket) => {
-    const address = socket.remoteAddress ?? 'unknown';
+    const address = addressGroup(socket.remoteAddress ?? 'unknown');
     const n = open.get(address) ?? 0;
     if (n >= max) {
       socket.destroy();

@@ -1,4 +1,5 @@
 // The authorization server's HTTP surface: metadata documents, the provider's endpoints, the consent pages, Disconnect.
+import { addressGroup } from '../platform/address-group.js';
 import { Router } from '@koa/router';
 import type { Context } from 'koa';
 import type Provider from 'oidc-provider';
@@ -69,7 +70,7 @@ export function oauthRouter(o: OauthRouterOptions): Router {
     ctx.set('Content-Security-Policy', htmlContentSecurityPolicy(cspNonce(ctx)));
     const registering = ctx.method === 'POST' && ctx.path === OAUTH_ROUTES.registration;
     // A registration is counted before the provider stores anything; one that stored nothing is given back.
-    const reservation = registering ? await o.registrations.reserve([{ key: `oauth.register:${ctx.ip}`, limit: REGISTRATIONS_PER_ADDRESS }]) : null;
+    const reservation = registering ? await o.registrations.reserve([{ key: `oauth.register:${addressGroup(ctx.ip)}`, limit: REGISTRATIONS_PER_ADDRESS }]) : null;
     if (reservation?.kind === 'throttled') {
       ctx.status = 429;
       ctx.set('Retry-After', String(reservation.retryAfterSeconds));

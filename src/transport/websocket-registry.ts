@@ -1,4 +1,5 @@
 // The service's open websockets across every surface (contract section 8): capped per holder and per client address, closed when idle.
+import { addressGroup } from '../platform/address-group.js';
 import type { Duplex } from 'node:stream';
 import { performance } from 'node:perf_hooks';
 import type { WebSocket } from 'ws';
@@ -39,12 +40,13 @@ export class WebsocketRegistry {
   }
 
   /**
-   * Counts an upgrading socket against its holder and address until the socket closes (whether the
+   * Counts an upgrading socket against its holder and address (an IPv6 client by its /64: addressGroup) until the socket closes (whether the
    * handshake completes or not). False, and nothing counted, when either is full: the surface answers 429.
    * The caller checks `socket.destroyed` first and calls this with no await before the handshake, so the
    * close that uncounts it is always heard.
    */
-  admit(socket: Duplex, holder: string, address: string): boolean {
+  admit(socket: Duplex, holder: string, ip: string): boolean {
+    const address = addressGroup(ip);
     if ((this.holders.get(holder) ?? 0) >= this.perHolder || (this.addresses.get(address) ?? 0) >= this.options.perAddress) return false;
     bump(this.holders, holder, 1);
     bump(this.addresses, address, 1);

@@ -90,6 +90,16 @@ describe('sign-in throttling (spec "Failed-sign-in throttling")', () => {
     expect((await login(t, p.email, p.password, from(ip))).status).toBe(303);
   });
 
+  it('an IPv6 client counts by its /64: 30 failures spread over 30 addresses of one /64, then 429 from a 31st; the next /64 is not held', async () => {
+    const net = `2001:db8:${(++ipCounter).toString(16)}:7`;
+    for (let i = 1; i <= 30; i++) expect((await login(t, uniqueEmail('nobody'), 'wrong-password-123', from(`${net}::${i.toString(16)}`))).status).toBe(401);
+    const p = await makePerson(t, 'viewer');
+    expect429(await login(t, p.email, p.password, from(`${net}:ffff:ffff:ffff:ffff`)));
+    expect((await login(t, p.email, p.password, from(`${net.slice(0, -1)}8::1`))).status).toBe(303);
+    // An IPv4 client behind the same proxy is its own address, as before.
+    expect((await login(t, p.email, p.password, from(newIp()))).status).toBe(303);
+  });
+
   it('email: 50 failures for one email (any addresses), then 429 from a new address too', async () => {
     const p = await makePerson(t, 'viewer');
     for (let i = 0; i < 50; i++) expect((await login(t, p.email, 'wrong-password-123', from(newIp()))).status).toBe(401);
