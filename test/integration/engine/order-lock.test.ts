@@ -1,9 +1,9 @@
 // A command's lock read is one statement when nobody changed the order since its snapshot, and reads the waits again when someone did.
-import type { PoolClient } from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { beginAndLockOrder } from '../../../src/engine/runtime/order-lock.js';
 import { ordersSubject } from '../../../src/orders/order-subject.js';
 import { createTestDatabase, type TestDatabase } from '../../support/test-db.js';
+import { recordingClient } from '../../support/recording-client.js';
 
 let t: TestDatabase;
 beforeAll(async () => {
@@ -26,22 +26,10 @@ async function waitingOrder(id: string): Promise<void> {
   );
 }
 
-/** A pool client whose query texts are recorded (every call still goes to PostgreSQL). */
-async function recordingClient(): Promise<{ client: PoolClient; sent: string[] }> {
-  const client = await t.db.pool.connect();
-  const sent: string[] = [];
-  const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
-  (client as unknown as { query: (...args: unknown[]) => Promise<unknown> }).query = (...args: unknown[]) => {
-    const first = args[0] as string | { text: string };
-    sent.push(typeof first === 'string' ? first : first.text);
-    return query(...args);
-  };
-  return { client, sent };
-}
 
 it('nobody changed the order: BEGIN and one EXECUTE give the row, its records and its open waits', async () => {
   await waitingOrder('ord_lock_quiet');
-  const { client, sent } = await recordingClient();
+  const { client, sent } = await recordingClient(t.db.pool);
   try {
     await beginAndLockOrder(client, 'ord_lock_quiet', ordersSubject); // prepares the statements on this connection
     await client.query('ROLLBACK');
@@ -60,7 +48,7 @@ it('nobody changed the order: BEGIN and one EXECUTE give the row, its records an
 it('a command that committed while this one waited for the lock: its waits are read again, after the lock (not the stale snapshot)', async () => {
   await waitingOrder('ord_lock_race');
   const other = await t.db.pool.connect();
-  const { client, sent } = await recordingClient();
+  const { client, sent } = await recordingClient(t.db.pool);
   try {
     await beginAndLockOrder(client, 'ord_lock_race', ordersSubject);
     await client.query('ROLLBACK');

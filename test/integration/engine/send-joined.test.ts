@@ -4,6 +4,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { sendJoined, type NamedStatement } from '../../../src/engine/runtime/named-statements.js';
 import { parameterLiteral } from '../../../src/engine/runtime/sql-literal.js';
 import { createTestDatabase, type TestDatabase } from '../../support/test-db.js';
+import { recordingClient } from '../../support/recording-client.js';
 
 let t: TestDatabase;
 beforeAll(async () => {
@@ -24,18 +25,6 @@ const statement = (id: string, label: string, tags: (string | null)[], doc: unkn
   values: [id, label, 1_795_796_811_884, true, tags, JSON.stringify(doc), null],
 });
 
-/** A checked-out client whose query texts are recorded (every call still goes to PostgreSQL). */
-async function recordingClient(): Promise<{ client: PoolClient; sent: string[] }> {
-  const client = await t.db.pool.connect();
-  const sent: string[] = [];
-  const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
-  (client as unknown as { query: (...args: unknown[]) => Promise<unknown> }).query = (...args: unknown[]) => {
-    const first = args[0] as string | { text: string };
-    sent.push(typeof first === 'string' ? first : first.text);
-    return query(...args);
-  };
-  return { client, sent };
-}
 
 // Strings that a literal must carry unchanged: quotes, backslashes, commas and braces in array elements, unicode.
 const LABEL = `it's a \\back\\slash "quoted" {brace} ünïcødé 🛒`;
@@ -43,7 +32,7 @@ const TAGS = [`a,b`, `"q"`, `back\\slash`, null, `{x}`, `it's`, ''];
 const DOC = { text: `line\nbreak \\ "q" 'single'`, nested: { n: 1.5, list: [null, true] } };
 
 it('the first write on a connection prepares it and commits apart; the next goes as EXECUTE with COMMIT in one message, storing the same values', async () => {
-  const { client, sent } = await recordingClient();
+  const { client, sent } = await recordingClient(t.db.pool);
   try {
     await client.query('BEGIN');
     await writeAndCommit(client, statement('first', LABEL, TAGS, DOC));
@@ -61,7 +50,7 @@ it('the first write on a connection prepares it and commits apart; the next goes
 });
 
 it('a write that fails on the one-message path commits nothing and leaves the transaction for the caller to roll back', async () => {
-  const { client, sent } = await recordingClient();
+  const { client, sent } = await recordingClient(t.db.pool);
   try {
     await client.query('BEGIN');
     await writeAndCommit(client, statement('warm', 'w', [], {}));
