@@ -7,6 +7,7 @@ import { COMPILER_VERSION } from '../engine/compiler.js';
 import type { OrderDbRow } from './order-row.js';
 import type { CommerceOrderFacts } from '../commerce/commerce-order.js';
 import { parseReferenceVersion, REFERENCE_VERSION_SQL, type ReferenceVersion } from '../db/reference-cache.js';
+import { startContextSelect, toStartContext, type StartContext, type StartContextDbRow } from './start-context.js';
 
 export interface NewOrderLine {
   sku: string;
@@ -50,8 +51,8 @@ export interface RecordedOrder {
   newRow?: string;
 }
 
-/** The new order's row as JSON of its columns, nulls left out (they are NULL); the same values a plain INSERT would store. */
-function newOrderRow(o: NewOrder, now: number): string {
+/** The new order's columns with their values (nulls left out: they are NULL), the same a plain INSERT would store. */
+function newOrderColumns(o: NewOrder, now: number): Record<string, unknown> {
   const row: Record<string, unknown> = {
     id: o.id, flow_id: o.flowId, flow_version: o.flowVersion, model: o.model, channel: o.channel, external_id: o.externalId,
     title: o.title, customer_id: o.customerId, contact_email: o.contactEmail, currency: o.currency, fx_rate: o.fxRate,
@@ -60,7 +61,49 @@ function newOrderRow(o: NewOrder, now: number): string {
     step_seq: 0, started: false, nodes: {}, restarted_from: o.restartedFrom ?? null, return_of: o.returnOf ?? null,
     created_at: now, updated_at: now,
   };
-  return JSON.stringify(Object.fromEntries(Object.entries(row).filter(([, v]) => v !== null && v !== undefined)));
+  return Object.fromEntries(Object.entries(row).filter(([, v]) => v !== null && v !== undefined));
+}
+
+/**
+ * The row `columns` describes, as pg would return it once stored (bigint and numeric columns as text, the others
+ * as they are, a column left out NULL): what the first slice runs on when the row is written by that slice.
+ */
+function storedRowOf(columns: Record<string, unknown>): OrderDbRow {
+  // bigint and numeric columns: the numbers the JSON carries, as pg answers them (text).
+  const text = (v: unknown) => (typeof v === 'number' ? String(v) : null);
+  const or = <T>(v: unknown, fallback: T): T => (v === undefined ? fallback : (v as T));
+  return {
+    id: columns.id as string,
+    flow_id: columns.flow_id as string,
+    flow_version: columns.flow_version as number,
+    model: columns.model as string,
+    channel: columns.channel as string,
+    external_id: or(columns.external_id, null),
+    title: or(columns.title, null),
+    customer_id: or(columns.customer_id, null),
+    contact_email: or(columns.contact_email, null),
+    currency: columns.currency as string,
+    fx_rate: text(columns.fx_rate) as string,
+    subtotal_minor: text(columns.subtotal_minor) as string,
+    tax_minor: text(columns.tax_minor) as string,
+    total_minor: text(columns.total_minor) as string,
+    input: columns.input as Record<string, unknown>,
+    meta: or(columns.meta, null),
+    status: 'queued',
+    reason: null,
+    instance_id: columns.instance_id as string,
+    generation: columns.generation as number,
+    snapshot: null,
+    compiler_version: columns.compiler_version as number,
+    vars: or(columns.vars, null),
+    rollback: null,
+    step_seq: columns.step_seq as number,
+    started: false,
+    created_at: text(columns.created_at) as string,
+    updated_at: text(columns.updated_at) as string,
+    restarted_from: or(columns.restarted_from, null),
+    return_of: or(columns.return_of, null),
+  };
 }
 
 /** The order's lines and origin, as data-modifying CTEs after `WITH` (parameters $1 id, $2 lines, $3 start vars, $4 started by, $5 now). */
@@ -77,29 +120,75 @@ const INSERT_WITH_ROW = `WITH o AS (INSERT INTO orders SELECT r.* FROM jsonb_pop
      ${LINES_AND_ORIGIN}
      SELECT o.*, ${REFERENCE_VERSION_SQL} AS reference_version FROM o`;
 
-/** Inserts the lines and origin only, answering the row (`$6`) as it will be stored by the first slice's write. */
-const INSERT_ROW_LATER = `WITH ${LINES_AND_ORIGIN}
-     SELECT o.*, ${REFERENCE_VERSION_SQL} AS reference_version FROM jsonb_populate_record(NULL::orders, $6::jsonb) AS o`;
-
 /**
- * Records a new order in one statement: its lines and origin, and its row, which is either inserted here
- * (`rowWrittenBy: 'now'`, an order started later by `runtime.start`) or left to the first slice's write
- * (`'first slice'`, `runtime.startNew`: the row is written once, with the slice's outcome; the foreign keys to
- * orders are checked at COMMIT, migration 0025). Answers the row as it is (or will be) stored, which the first
- * slice runs on, with the reference data's version (reference-cache.ts) read by the same statement.
+ * Records a new order in one statement, its row inserted now: its lines, its origin and its row (an order started
+ * later by `runtime.start`: a return, a stock-review order). Answers the row as stored, which the first slice runs
+ * on, with the reference data's version (reference-cache.ts) read by the same statement.
  */
-export async function insertOrder(q: Queryable, o: NewOrder, now: number, rowWrittenBy: 'now' | 'first slice' = 'now'): Promise<RecordedOrder> {
-  const lines = o.lines.map((l, i) => ({ line_no: i + 1, sku: l.sku, name: l.name, qty: l.qty, unit_price_minor: l.unitPriceMinor, seller_id: l.sellerId, location_id: l.locationId }));
-  const newRow = newOrderRow(o, now);
-  const { rows } = await q.query<OrderDbRow & { reference_version: unknown }>(rowWrittenBy === 'now' ? INSERT_WITH_ROW : INSERT_ROW_LATER, [
-    o.id,
-    JSON.stringify(lines),
-    JSON.stringify(o.origin?.startVars ?? {}),
-    o.origin?.startedBy ?? null,
-    now,
-    newRow,
+export async function insertOrder(q: Queryable, o: NewOrder, now: number): Promise<RecordedOrder> {
+  const lines = lineRows(o.lines);
+  const { rows } = await q.query<OrderDbRow & { reference_version: unknown }>(INSERT_WITH_ROW, [
+    ...linesAndOriginParams(o.id, lines, o.origin, now),
+    JSON.stringify(newOrderColumns(o, now)),
   ]);
   // The lines just written are what the first slice's steps read first: they start in its read cache.
   const { reference_version, ...row } = rows[0];
-  return { row, referenceVersion: parseReferenceVersion(reference_version), seeds: [newOrderLinesRead(o.id, lines)], ...(rowWrittenBy === 'first slice' ? { newRow } : {}) };
+  return { row, referenceVersion: parseReferenceVersion(reference_version), seeds: [newOrderLinesRead(o.id, lines)] };
+}
+
+/** The lines as order_lines rows (numbered from 1). */
+function lineRows(lines: readonly NewOrderLine[]) {
+  return lines.map((l, i) => ({ line_no: i + 1, sku: l.sku, name: l.name, qty: l.qty, unit_price_minor: l.unitPriceMinor, seller_id: l.sellerId, location_id: l.locationId }));
+}
+
+/** LINES_AND_ORIGIN's parameters $1-$5. */
+function linesAndOriginParams(id: string, lines: ReturnType<typeof lineRows>, origin: NewOrder['origin'], now: number): unknown[] {
+  return [id, JSON.stringify(lines), JSON.stringify(origin?.startVars ?? {}), origin?.startedBy ?? null, now];
+}
+
+/** A new order's lines and origin inserted by the statement that reads its start context ($6 the flow id, $7 the version asked). */
+const LINES_WITH_START_CONTEXT = `WITH ${LINES_AND_ORIGIN}
+     ${startContextSelect('$6', '$7', `${REFERENCE_VERSION_SQL} AS reference_version`)}`;
+
+/** What a start learns while it records a new order's lines: its start context, the reference version, the lines as read. */
+export interface LinesRecorded {
+  context: StartContext;
+  referenceVersion: ReferenceVersion | null;
+  seeds: CachedRead[];
+}
+
+/**
+ * Records a new order's lines and origin and reads its start context (start-context.ts: the flow version it pins,
+ * the workspace settings) in one statement, the first of its transaction: a start's lines do not depend on the
+ * context, and its row is written by its first slice (`firstSliceOrder`). Throws the context's 409 after the lines
+ * were written; the transaction is rolled back, so nothing of them stays.
+ */
+export async function recordLinesReadingStartContext(
+  q: Queryable,
+  o: { id: string; lines: readonly NewOrderLine[]; origin?: NewOrder['origin'] },
+  flowId: string,
+  version: number | undefined,
+  now: number,
+): Promise<LinesRecorded> {
+  const lines = lineRows(o.lines);
+  const { rows } = await q.query<StartContextDbRow & { reference_version: unknown }>(LINES_WITH_START_CONTEXT, [
+    ...linesAndOriginParams(o.id, lines, o.origin, now),
+    flowId,
+    version ?? null,
+  ]);
+  return {
+    context: toStartContext(rows[0], flowId, version),
+    referenceVersion: parseReferenceVersion(rows[0]?.reference_version),
+    seeds: [newOrderLinesRead(o.id, lines)],
+  };
+}
+
+/**
+ * A new order whose row its first slice writes (`runtime.startNew`: one version of the row, with the slice's
+ * outcome; the foreign keys to orders are checked at COMMIT, migration 0025): the row as it will be stored, which
+ * the slice runs on, and its columns as JSON, which the slice's write inserts.
+ */
+export function firstSliceOrder(o: NewOrder, now: number, recorded: LinesRecorded): RecordedOrder {
+  const columns = newOrderColumns(o, now);
+  return { row: storedRowOf(columns), referenceVersion: recorded.referenceVersion, seeds: recorded.seeds, newRow: JSON.stringify(columns) };
 }

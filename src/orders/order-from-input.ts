@@ -21,14 +21,7 @@ export interface OrderFromInput {
  * the missing ones and re-totals) at the workspace's tax rate, and its currency's rate, fixed now.
  */
 export function orderFromInput(input: OrderInput, settings: Pick<CommerceSettings, 'exchangeRates' | 'taxRate'>): OrderFromInput {
-  const lines: NewOrderLine[] = (input.lines ?? []).map((l) => ({
-    sku: l.sku,
-    name: l.name ?? null,
-    qty: l.qty,
-    unitPriceMinor: l.unitPrice === undefined ? null : toMinor(l.unitPrice, input.currency),
-    sellerId: l.sellerId ?? null,
-    locationId: l.locationId ?? null,
-  }));
+  const lines = linesOfInput(input);
   const totals = computeTotals(
     lines.filter((l) => l.unitPriceMinor !== null).map((l) => ({ unitPriceMinor: l.unitPriceMinor!, qty: l.qty })),
     settings.taxRate,
@@ -52,4 +45,16 @@ export function orderFromInput(input: OrderInput, settings: Pick<CommerceSetting
     stored,
     documentText,
   };
+}
+
+/** The order's lines in minor units of its currency, as given (they do not depend on the workspace's settings). */
+export function linesOfInput(input: OrderInput): NewOrderLine[] {
+  return (input.lines ?? []).map((l) => ({
+    sku: l.sku,
+    name: l.name ?? null,
+    qty: l.qty,
+    unitPriceMinor: l.unitPrice === undefined ? null : toMinor(l.unitPrice, input.currency),
+    sellerId: l.sellerId ?? null,
+    locationId: l.locationId ?? null,
+  }));
 }

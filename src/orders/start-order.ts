@@ -3,11 +3,10 @@
 import type { Db, Queryable } from '../db/db.js';
 import type { Clock } from '../platform/clock.js';
 import type { Engine } from '../engine/engine-module.js';
-import { insertOrder, newOrderId, type RecordedOrder } from './new-order.js';
-import { orderFromInput } from './order-from-input.js';
+import { firstSliceOrder, newOrderId, recordLinesReadingStartContext, type RecordedOrder } from './new-order.js';
+import { linesOfInput, orderFromInput } from './order-from-input.js';
 import type { OrderInput } from '../domain/order-input-schema.js';
 import { claimIdempotencyKey, type IdempotencyClaim } from './idempotency.js';
-import { readStartContext } from './start-context.js';
 import { storeOrderDocument } from './order-documents.js';
 import { refuseReturnFlow } from './return-flow.js';
 
@@ -70,29 +69,24 @@ export async function startOrder(deps: OrderServiceDeps, cmd: StartOrderCommand,
   return { orderId: replay.of, replayed: true };
 }
 
-/** Writes the order row and everything that belongs to it, answering the row (and the reference version); throws 409 / 400 before writing anything. */
+/**
+ * Records the order (its lines and origin, read with its start context in one statement; its row is written by its
+ * first slice) and its documents, answering the row the slice runs on; throws 409 / 400 for a flow or input it
+ * cannot start, and nothing it wrote commits.
+ */
 async function recordOrder(tx: Queryable, deps: OrderServiceDeps, orderId: string, cmd: StartOrderCommand, options: StartOrderOptions): Promise<RecordedOrder> {
   refuseReturnFlow(cmd.flowId);
-  const { flowVersion, settings } = await readStartContext(tx, cmd.flowId, cmd.version);
-  const { facts, lines, stored, documentText } = orderFromInput(cmd.input, settings);
   const now = deps.clock.now();
-  const recorded = await insertOrder(
-    tx,
-    {
-      id: orderId,
-      flowId: cmd.flowId,
-      flowVersion,
-      ...facts,
-      input: stored,
-      meta: cmd.input.meta ?? {},
-      vars: cmd.vars ?? {},
-      lines,
-      restartedFrom: options.restartedFrom ?? null,
-      origin: { startVars: cmd.vars ?? {}, startedBy: options.startedBy },
-    },
+  const origin = { startVars: cmd.vars ?? {}, startedBy: options.startedBy };
+  // The lines do not depend on the workspace settings (the totals and the rate do): they are written with the read.
+  const lines = linesOfInput(cmd.input);
+  const linesRecorded = await recordLinesReadingStartContext(tx, { id: orderId, lines, origin }, cmd.flowId, cmd.version, now);
+  const { flowVersion, settings } = linesRecorded.context;
+  const { facts, stored, documentText } = orderFromInput(cmd.input, settings);
+  const recorded = firstSliceOrder(
+    { id: orderId, flowId: cmd.flowId, flowVersion, ...facts, input: stored, meta: cmd.input.meta ?? {}, vars: cmd.vars ?? {}, lines, restartedFrom: options.restartedFrom ?? null, origin },
     now,
-    // The row is written once, by the first slice (which this transaction runs next), with that slice's outcome.
-    'first slice',
+    linesRecorded,
   );
   if (documentText !== undefined)
     await storeOrderDocument(tx, { orderId, kind: 'inbound', name: 'inbound.txt', contentType: 'text/plain; charset=utf-8', body: documentText }, now);

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { graphs, publishFlow, startBody, startOrdersService } from './orders-support.js';
 import type { TestService } from '../../support/test-service.js';
+import { firstSliceOrder } from '../../../src/orders/new-order.js';
 
 let t: TestService;
 beforeAll(async () => {
@@ -72,4 +73,20 @@ it('a reference from an order row that is never written still fails at COMMIT (t
   ).rejects.toMatchObject({ code: '23503' });
   const { rows } = await db().query<{ n: number }>(`SELECT count(*)::int AS n FROM order_lines WHERE order_id = 'ord_000000000000000000000000'`);
   expect(rows[0].n).toBe(0);
+});
+
+it('the row a new order\'s first slice runs on (built in the service) is the row as PostgreSQL stores its columns', async () => {
+  const base = {
+    id: 'ord_rowcheck0000000000000001', flowId: 'one-version-wait', flowVersion: 1, model: 'marketplace', channel: 'api',
+    externalId: 'ext-1', title: 'It\'s "quoted" ünïcødé', customerId: null, contactEmail: 'a@example.com', currency: 'EUR',
+    fxRate: 0.92, subtotal: 12_345_678_901, tax: 0, total: 12_345_678_901, input: { b: 1, a: [{ x: null }] }, meta: {},
+    vars: { k: 'v' }, lines: [], restartedFrom: null,
+  };
+  const recorded = { context: { flowVersion: 1, settings: {} as never }, referenceVersion: null, seeds: [] };
+  for (const o of [base, { ...base, externalId: null, title: null, contactEmail: null, fxRate: 1, subtotal: 0, total: 0, vars: {}, restartedFrom: 'ord_x', returnOf: 'ord_y' }]) {
+    const { row, newRow } = firstSliceOrder(o, 1_795_807_347_963, recorded);
+    const { rows } = await db().query('SELECT o.* FROM jsonb_populate_record(NULL::orders, $1::jsonb) AS o', [newRow]);
+    const stored = Object.fromEntries(Object.keys(row).map((k) => [k, rows[0][k]]));
+    expect(row).toEqual(stored);
+  }
 });
