@@ -79,10 +79,11 @@ export class A2aOrderSync {
     while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
   }
 
-  /** Catches up every stale task, drops week-old notifications. */
+  /** Catches up every stale task, drops week-old notifications and tasks finished 90 days ago. */
   async sweep(): Promise<void> {
     while ((await this.deps.store.refreshStale()) === 200);
     await this.deps.worker.dropOld();
+    await this.deps.store.purgeFinished();
   }
 
   sink(): OutboxSink {

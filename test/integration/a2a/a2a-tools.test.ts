@@ -175,3 +175,21 @@ describe('what a reply to an event wait must carry', () => {
     expect(skill.description).toContain('seller.responded { "sellerId": "<the seller\'s id>", "decision": "accepted" | "rejected"');
   });
 });
+
+describe('task store retention (spec: finished tasks deleted after 90 days)', () => {
+  it('a finished task goes 90 days after its last change even when its caller never sends again; a younger one stays', async () => {
+    const DAY = 86_400_000;
+    // The workspace password as the caller: an API token would itself expire at 90 days. (Last in this file: the clock moves.)
+    const client = await client10(t);
+    const old = asTask(await client.sendMessage(send(dataMessage({ skill: 'find_orders', input: { limit: 1 } }))));
+    expect(old.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    await t.advance(60 * DAY);
+    const young = asTask(await client.sendMessage(send(dataMessage({ skill: 'find_orders', input: { limit: 1 } }))));
+    expect((await client.getTask({ tenant: '', id: old.id })).id).toBe(old.id); // 60 days: kept
+    await t.advance(31 * DAY); // the sweep runs after each advance, as every 30 s; nothing is sent by the caller
+    await expect(client.getTask({ tenant: '', id: old.id })).rejects.toThrow(/not found/i);
+    expect((await client.getTask({ tenant: '', id: young.id })).status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    const { rows } = await t.service.ctx.db.query('SELECT count(*)::int AS n FROM a2a_tasks WHERE id = $1', [old.id]);
+    expect(rows[0].n).toBe(0);
+  });
+});
