@@ -58,10 +58,18 @@ export class Db implements Queryable {
     return this.run(fn, true);
   }
 
-  private async run<T>(fn: (client: pg.PoolClient) => Promise<T>, unbounded: boolean): Promise<T> {
+  /**
+   * Runs `fn`'s reads in a read-only transaction that sees one snapshot throughout (REPEATABLE READ): several
+   * statements that must agree with one another, as one statement's would (a commit between them is seen by none).
+   */
+  snapshot<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    return this.run(fn, 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+  }
+
+  private async run<T>(fn: (client: pg.PoolClient) => Promise<T>, begin: boolean | string): Promise<T> {
     const client = await this.pool.connect();
     try {
-      await client.query(unbounded ? 'BEGIN; SET LOCAL statement_timeout = 0' : 'BEGIN');
+      await client.query(typeof begin === 'string' ? begin : begin ? 'BEGIN; SET LOCAL statement_timeout = 0' : 'BEGIN');
       const result = await fn(client);
       await client.query('COMMIT');
       return result;

@@ -1,5 +1,5 @@
 // get_order for agents: the order's status, what it waits on and where each answer leads, the steps run, recent activity.
-import type { Queryable } from '../db/db.js';
+import type { Db } from '../db/db.js';
 import type { Engine } from '../engine/engine-module.js';
 import { readOrderView, type OrderView } from './order-view.js';
 
@@ -33,6 +33,6 @@ export function orderBrief(view: OrderView) {
 }
 
 /** The brief of one order, read as its live state; 404 for an unknown order. */
-export async function readOrderBrief(q: Queryable, engine: Engine, orderId: string): Promise<ReturnType<typeof orderBrief>> {
-  return orderBrief(await readOrderView(q, engine, orderId));
+export async function readOrderBrief(db: Db, engine: Engine, orderId: string): Promise<ReturnType<typeof orderBrief>> {
+  return orderBrief(await readOrderView(db, engine, orderId));
 }

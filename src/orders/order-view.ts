@@ -1,5 +1,5 @@
 // The order live state served by GET /api/v1/orders/:id and the live connection, plus the order's document links.
-import type { Queryable } from '../db/db.js';
+import type { Db, Queryable } from '../db/db.js';
 import type { Engine } from '../engine/engine-module.js';
 import { readLiveState } from './order-live-state.js';
 import { notFound } from '../domain/errors.js';
@@ -18,8 +18,16 @@ export interface OrderDocumentLink {
 
 export type OrderView = OrderLiveState & { documents: OrderDocumentLink[] };
 
-/** The live state (spec "Order live state") with `documents`; 404 for an unknown order. */
-export async function readOrderView(q: Queryable, engine: Engine, orderId: string): Promise<OrderView> {
+/**
+ * The live state (spec "Order live state") with `documents`; 404 for an unknown order. Its reads (the row with the
+ * node records, waits, holds, timeline, lines, retries, returns, documents) share one snapshot: a slice that commits
+ * while they run is in all of them or in none, so the timeline never shows a step the records do not.
+ */
+export async function readOrderView(db: Db, engine: Engine, orderId: string): Promise<OrderView> {
+  return db.snapshot((q) => readWith(q, engine, orderId));
+}
+
+async function readWith(q: Queryable, engine: Engine, orderId: string): Promise<OrderView> {
   const state = await readLiveState(q, engine.registry, orderId);
   if (!state) throw notFound('Order');
   const { rows } = await q.query<{ id: string; kind: string; name: string; content_type: string; created_at: string }>(
