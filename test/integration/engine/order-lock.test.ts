@@ -4,6 +4,7 @@ import { beginAndLockOrder } from '../../../src/engine/runtime/order-lock.js';
 import { ordersSubject } from '../../../src/orders/order-subject.js';
 import { createTestDatabase, type TestDatabase } from '../../support/test-db.js';
 import { recordingClient } from '../../support/recording-client.js';
+import { until } from '../../support/until.js';
 
 let t: TestDatabase;
 beforeAll(async () => {
@@ -59,7 +60,13 @@ it('a command that committed while this one waited for the lock: its waits are r
     await other.query(`UPDATE order_waits SET status = 'received', closed_at = 2 WHERE order_id = 'ord_lock_race'`);
     await other.query(`UPDATE orders SET status = 'running', updated_at = 2 WHERE id = 'ord_lock_race'`);
     const locking = beginAndLockOrder(client, 'ord_lock_race', ordersSubject); // blocks on the lock
-    await new Promise((r) => setTimeout(r, 200));
+    // Commit only once the lock read waits in PostgreSQL (its snapshot taken before this commit), however slow the machine.
+    await until('the lock read waiting for the lock', async () => {
+      const { rows } = await t.db.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%oo_lock(''ord_lock_race'')%'",
+      );
+      return rows[0]!.n === 1;
+    }, 10_000);
     await other.query('COMMIT');
     const locked = await locking;
     expect(locked?.order.status).toBe('running');
