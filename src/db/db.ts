@@ -46,7 +46,7 @@ export class Db implements Queryable {
 
   /** Runs `fn` inside BEGIN/COMMIT on one client; rolls back on any throw. */
   tx<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    return this.run(fn, false);
+    return this.run(fn, 'BEGIN');
   }
 
   /**
@@ -55,7 +55,7 @@ export class Db implements Queryable {
    * `SET LOCAL` ends with the transaction, so the connection returns to the pool with its timeout.
    */
   maintenanceTx<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    return this.run(fn, true);
+    return this.run(fn, 'BEGIN; SET LOCAL statement_timeout = 0');
   }
 
   /**
@@ -66,10 +66,11 @@ export class Db implements Queryable {
     return this.run(fn, 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
   }
 
-  private async run<T>(fn: (client: pg.PoolClient) => Promise<T>, begin: boolean | string): Promise<T> {
+  /** `fn` between `begin` (the statement opening the transaction) and COMMIT, on one client; ROLLBACK on any throw. */
+  private async run<T>(fn: (client: pg.PoolClient) => Promise<T>, begin: string): Promise<T> {
     const client = await this.pool.connect();
     try {
-      await client.query(typeof begin === 'string' ? begin : begin ? 'BEGIN; SET LOCAL statement_timeout = 0' : 'BEGIN');
+      await client.query(begin);
       const result = await fn(client);
       await client.query('COMMIT');
       return result;

@@ -184,6 +184,25 @@ export class FlowStatsWorker {
     const current = new Map<string, PassWrite['current'][number]>();
     const active = new Map<string, PassWrite['active'][number]>();
     const durations = new Map<string, CountedDurations>();
+    /** An order's status counted (+1) or uncounted (-1) for a version: by hour of creation and now. */
+    const countStatus = (flowId: string, version: number, hour: number, status: string, by: number) => {
+      const base = { flow_id: flowId, flow_version: version };
+      const hk = `${flowId}\u0000${version}\u0000${hour}\u0000${status}`;
+      const h = statuses.get(hk) ?? { ...base, hour, status, orders: 0 };
+      h.orders += by;
+      statuses.set(hk, h);
+      const ck = `${flowId}\u0000${version}\u0000${status}`;
+      const c = current.get(ck) ?? { ...base, status, orders: 0 };
+      c.orders += by;
+      current.set(ck, c);
+    };
+    /** A node of a version counted active (+1) or no longer (-1). */
+    const countActive = (flowId: string, version: number, nodeId: string, by: number) => {
+      const ak = `${flowId}\u0000${version}\u0000${nodeId}`;
+      const a = active.get(ak) ?? { flow_id: flowId, flow_version: version, node_id: nodeId, active: 0 };
+      a.active += by;
+      active.set(ak, a);
+    };
     for (const order of orders) {
       let facts: FlowFacts;
       try {
@@ -201,22 +220,8 @@ export class FlowStatsWorker {
       const seen = moved ? { ...moved, nodes: Object.fromEntries(Object.entries(moved.nodes).map(([id, { a: _active, ...rest }]) => [id, rest])) } : order.seen;
       const r = foldOrder(facts.graph, seen, { status: order.status, generation: order.generation, records: toNodeRecords(order.nodes) }, entries);
       if (moved) {
-        const old = { flow_id: order.flowId, flow_version: moved.flowVersion };
-        const hk = `${order.flowId}\u0000${moved.flowVersion}\u0000${hour}\u0000${moved.status}`;
-        const h = statuses.get(hk) ?? { ...old, hour, status: moved.status, orders: 0 };
-        h.orders -= 1;
-        statuses.set(hk, h);
-        const ck = `${order.flowId}\u0000${moved.flowVersion}\u0000${moved.status}`;
-        const c = current.get(ck) ?? { ...old, status: moved.status, orders: 0 };
-        c.orders -= 1;
-        current.set(ck, c);
-        for (const [nodeId, n] of Object.entries(moved.nodes)) {
-          if (!n.a) continue;
-          const ak = `${order.flowId}\u0000${moved.flowVersion}\u0000${nodeId}`;
-          const a = active.get(ak) ?? { ...old, node_id: nodeId, active: 0 };
-          a.active -= 1;
-          active.set(ak, a);
-        }
+        countStatus(order.flowId, moved.flowVersion, hour, moved.status, -1);
+        for (const [nodeId, n] of Object.entries(moved.nodes)) if (n.a) countActive(order.flowId, moved.flowVersion, nodeId, -1);
         r.status = { from: null, to: order.status };
       }
       write.orders.push({ order_id: order.id, ...base, hour, status: order.status, generation: order.generation, last_chunk: order.lastChunk, nodes: r.seen.nodes });
@@ -249,24 +254,10 @@ export class FlowStatsWorker {
         edges.set(k, row);
       }
       if (r.status) {
-        for (const [status, by] of [[r.status.from, -1], [r.status.to, 1]] as const) {
-          if (status === null) continue;
-          const hk = `${order.flowId}\u0000${order.flowVersion}\u0000${hour}\u0000${status}`;
-          const h = statuses.get(hk) ?? { ...base, hour, status, orders: 0 };
-          h.orders += by;
-          statuses.set(hk, h);
-          const ck = `${order.flowId}\u0000${order.flowVersion}\u0000${status}`;
-          const c = current.get(ck) ?? { ...base, status, orders: 0 };
-          c.orders += by;
-          current.set(ck, c);
-        }
+        if (r.status.from !== null) countStatus(order.flowId, order.flowVersion, hour, r.status.from, -1);
+        countStatus(order.flowId, order.flowVersion, hour, r.status.to, 1);
       }
-      for (const [nodeId, by] of r.active) {
-        const ak = `${order.flowId}\u0000${order.flowVersion}\u0000${nodeId}`;
-        const a = active.get(ak) ?? { ...base, node_id: nodeId, active: 0 };
-        a.active += by;
-        active.set(ak, a);
-      }
+      for (const [nodeId, by] of r.active) countActive(order.flowId, order.flowVersion, nodeId, by);
     }
     write.nodes = [...nodes.values()];
     write.days = [...days.values()];

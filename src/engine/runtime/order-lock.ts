@@ -41,14 +41,14 @@ export interface LockedOrder {
  * row's `xmin` differs from the snapshot's version of it exactly when the waits may be stale; then the state is
  * read again by a statement of its own, which runs after the lock is held.
  */
-const LOCK_STATE_COLUMNS = (id: string) => `
-    (SELECT coalesce(json_agg(w ORDER BY w.since, w.node_id), '[]') FROM order_waits w WHERE w.order_id = ${id} AND w.status = 'open') AS oo_waits,
-    (SELECT coalesce(json_agg(h ORDER BY h.since, h.node_id), '[]') FROM order_holds h WHERE h.order_id = ${id} AND h.status = 'open') AS oo_holds,
+const LOCK_STATE_COLUMNS = `
+    (SELECT coalesce(json_agg(w ORDER BY w.since, w.node_id), '[]') FROM order_waits w WHERE w.order_id = $1 AND w.status = 'open') AS oo_waits,
+    (SELECT coalesce(json_agg(h ORDER BY h.since, h.node_id), '[]') FROM order_holds h WHERE h.order_id = $1 AND h.status = 'open') AS oo_holds,
     ${REFERENCE_VERSION_SQL} AS oo_reference_version`;
 const PREPARE_LOCK_STATEMENTS = `
-  PREPARE oo_lock(text) AS SELECT o.*, o.xmin = (SELECT x.xmin FROM orders x WHERE x.id = $1) AS oo_current, ${LOCK_STATE_COLUMNS('$1')}
+  PREPARE oo_lock(text) AS SELECT o.*, o.xmin = (SELECT x.xmin FROM orders x WHERE x.id = $1) AS oo_current, ${LOCK_STATE_COLUMNS}
     FROM orders o WHERE o.id = $1 FOR UPDATE;
-  PREPARE oo_lock_state(text) AS SELECT ${LOCK_STATE_COLUMNS('$1')}`;
+  PREPARE oo_lock_state(text) AS SELECT ${LOCK_STATE_COLUMNS}`;
 
 /** Pool connections that hold the prepared lock statements (a new connection prepares them first). */
 const prepared = new WeakSet<PoolClient>();

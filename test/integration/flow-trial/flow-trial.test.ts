@@ -42,6 +42,18 @@ async function databaseState() {
   return { counts, stock, sequences };
 }
 
+/** The database state once what earlier tests' real orders still do in the background (timers, deliveries) has settled. */
+async function settledDatabaseState() {
+  let last = JSON.stringify(await databaseState());
+  return eventually(async () => {
+    await new Promise((r) => setTimeout(r, 300));
+    const now = await databaseState();
+    const same = JSON.stringify(now) === last;
+    last = JSON.stringify(now);
+    return same ? now : null;
+  }, 10_000, 'the database to settle');
+}
+
 const simulate = (flowId: string, body: unknown, token?: string) => t.call('POST', `/api/v1/flows/${flowId}/simulate`, body, token ? { token } : {});
 const live = async (id: string) => (await t.call('GET', `/api/v1/orders/${id}`)).body;
 const statuses = (state: any) => Object.fromEntries(Object.values(state.nodes as Record<string, any>).map((n) => [n.id, n.status]));
@@ -191,7 +203,7 @@ describe('a simulation beside real orders', () => {
       while (running) {
         const { rows } = await t.service.ctx.db.query<{ waiting: string; blockers: string | null }>(
           `SELECT a.query AS waiting, (SELECT string_agg(b.query, ' | ') FROM pg_stat_activity b WHERE b.pid = ANY (pg_blocking_pids(l.pid))) AS blockers
-             FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid WHERE NOT l.granted`,
+             FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid WHERE NOT l.granted AND a.datname = current_database()`,
         );
         for (const r of rows) waits.push({ waiting: r.waiting, blockers: r.blockers ?? '' });
         samples++;
@@ -246,7 +258,7 @@ describe('bounds and refusals', () => {
     const saved = await t.call('PUT', '/api/v1/flows/trial-loop', { name: 'Loop', graph: loop });
     expect(saved.body.problems).toEqual([]);
     const token = await tokenFor(t, 'viewer');
-    const before = await databaseState();
+    const before = await settledDatabaseState();
     const res = await simulate('trial-loop', { input: simple, script: [{ advance: '2000m' }] }, token);
     expect(res.status).toBe(400);
     expect(res.body.error).toContain('1,000 slices');
