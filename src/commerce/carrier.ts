@@ -30,8 +30,8 @@ export interface ShipmentRecord {
 }
 
 export interface Carrier {
-  /** Books the shipment; a refused booking throws (retryable unless the carrier says otherwise). */
-  createShipment(q: Queryable, req: ShipmentRequest, now: number): Promise<ShipmentRecord>;
+  /** Books a shipment per request (a ship step's parcels), answered in the same order; a refused booking throws (retryable unless the carrier says otherwise) and books none. */
+  createShipments(q: Queryable, reqs: readonly ShipmentRequest[], now: number): Promise<ShipmentRecord[]>;
   /** Cancels a live shipment; false when it was not live. */
   cancelShipment(q: Queryable, shipmentId: string, now: number): Promise<boolean>;
 }

@@ -20,13 +20,34 @@ export interface NewShipment {
   carrierRef: string | null;
 }
 
-export async function recordShipment(q: Queryable, s: NewShipment, now: number): Promise<ShipmentRecord> {
+/** Records shipments (one statement for all of them: a ship step's parcels) and answers them in the same order. */
+export async function recordShipments(q: Queryable, shipments: readonly NewShipment[], now: number): Promise<ShipmentRecord[]> {
+  if (shipments.length === 0) return [];
   await q.query(
     `INSERT INTO shipments (id, order_id, generation, node_id, location_id, carrier, service, tracking_number, ship_to, lines, status, created_at, carrier_ref)
-     VALUES ($1, $2, $11, $3, $4, $5, $6, $7, $8, $9, 'shipped', $10, $12)`,
-    [s.id, s.orderId, s.nodeId, s.locationId, s.carrier, s.service, s.trackingNumber, JSON.stringify(s.shipTo ?? null), JSON.stringify(s.lines), now, s.generation, s.carrierRef],
+     SELECT s.id, s.order_id, s.generation, s.node_id, s.location_id, s.carrier, s.service, s.tracking_number, s.ship_to, s.lines, 'shipped', $2, s.carrier_ref
+       FROM jsonb_to_recordset($1::jsonb) AS s(id text, order_id text, generation int, node_id text, location_id text, carrier text, service text,
+                                              tracking_number text, ship_to jsonb, lines jsonb, carrier_ref text)`,
+    [
+      JSON.stringify(
+        shipments.map((s) => ({
+          id: s.id,
+          order_id: s.orderId,
+          generation: s.generation,
+          node_id: s.nodeId,
+          location_id: s.locationId,
+          carrier: s.carrier,
+          service: s.service,
+          tracking_number: s.trackingNumber,
+          ship_to: s.shipTo ?? null,
+          lines: s.lines,
+          carrier_ref: s.carrierRef,
+        })),
+      ),
+      now,
+    ],
   );
-  return { id: s.id, locationId: s.locationId, carrier: s.carrier, service: s.service, trackingNumber: s.trackingNumber };
+  return shipments.map((s) => ({ id: s.id, locationId: s.locationId, carrier: s.carrier, service: s.service, trackingNumber: s.trackingNumber }));
 }
 
 /** Marks a live shipment cancelled; false when it was not live. */

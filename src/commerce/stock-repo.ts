@@ -151,11 +151,13 @@ async function settleReservations(
   where: string,
   values: unknown[],
   now: number,
+  /** A FROM list the update joins (`where` then names the reservations' columns `stock_reservations.<column>`). */
+  from?: string,
 ): Promise<ReservationRow[]> {
   const at = values.length + 1;
   const { rows } = await q.query<ReservationDbRow>(
     `WITH changed AS (
-       UPDATE stock_reservations SET ${set}, updated_at = $${at} WHERE ${where} RETURNING *),
+       UPDATE stock_reservations SET ${set}, updated_at = $${at}${from ? ` FROM ${from}` : ''} WHERE ${where} RETURNING stock_reservations.*),
      moved AS (SELECT sku, location_id, sum(qty)::int AS qty FROM changed GROUP BY sku, location_id),
      stock AS (
        UPDATE stock_levels s SET ${STOCK_MOVES[move]}, updated_at = $${at}
@@ -192,6 +194,24 @@ export async function consumeReservations(
     "id = ANY($1::text[]) AND status = 'reserved'",
     [[...ids], link.shipmentId ?? null, link.pickupId ?? null],
     now,
+  );
+}
+
+/**
+ * Shipped parcels left the building: each parcel's held reservations become consumed, linked to its shipment (one
+ * statement for every parcel of a ship step).
+ */
+export async function consumeShipped(q: Queryable, parcels: readonly { shipmentId: string; reservationIds: readonly string[] }[], now: number): Promise<void> {
+  const pairs = parcels.flatMap((p) => p.reservationIds.map((id) => [id, p.shipmentId] as const));
+  if (pairs.length === 0) return;
+  await settleReservations(
+    q,
+    'consume',
+    "status = 'consumed', shipment_id = m.shipment_id",
+    "stock_reservations.id = m.id AND stock_reservations.status = 'reserved'",
+    [pairs.map(([id]) => id), pairs.map(([, shipmentId]) => shipmentId)],
+    now,
+    'unnest($1::text[], $2::text[]) AS m(id, shipment_id)',
   );
 }
 

@@ -34,10 +34,13 @@ async function planParcels(ctx: StepContext<ShipParams>, now: number): Promise<P
   return [...byLocation.values()];
 }
 
-/** A booked parcel leaves the shelf: its reservations are consumed, linked to the shipment. */
-async function shipped(ctx: StepContext<ShipParams>, parcel: Parcel, shipment: ShipmentRecord, now: number) {
-  await ctx.ports.stock.consume(parcel.reservationIds, { shipmentId: shipment.id }, now);
-  return { ...shipment, lines: parcel.lines };
+/** The booked parcels leave the shelf: each one's reservations are consumed, linked to its shipment (one write for all). */
+async function shipped(ctx: StepContext<ShipParams>, parcels: readonly Parcel[], shipments: readonly ShipmentRecord[], now: number) {
+  await ctx.ports.stock.consumeShipped(
+    parcels.map((p, i) => ({ shipmentId: shipments[i].id, reservationIds: p.reservationIds })),
+    now,
+  );
+  return shipments.map((s, i) => ({ ...s, lines: parcels[i].lines }));
 }
 
 function result(shipments: (ShipmentRecord & { lines: ShipmentLine[] })[]): StepResult {
@@ -92,15 +95,11 @@ export const commerceShip: NodeTypeDef<ShipParams> = {
     const http = await carrierAdapter(ctx);
     // The HTTP carrier books every parcel in one request; the reservations made above commit with it.
     if (http) return { call: shipmentsRequest(http, { orderId: order.id, service: ctx.params.service, shipTo, parcels }) };
-    const shipments = [];
-    for (const parcel of parcels) {
-      const shipment = await ctx.ports.shipments.book(
-        { orderId: order.id, generation: generationOf(order), nodeId: ctx.nodeId, locationId: parcel.locationId, lines: parcel.lines, shipTo, service: ctx.params.service, simulate: simulateOf(order) },
-        now,
-      );
-      shipments.push(await shipped(ctx, parcel, shipment, now));
-    }
-    return result(shipments);
+    const booked = await ctx.ports.shipments.book(
+      parcels.map((p) => ({ orderId: order.id, generation: generationOf(order), nodeId: ctx.nodeId, locationId: p.locationId, lines: p.lines, shipTo, service: ctx.params.service, simulate: simulateOf(order) })),
+      now,
+    );
+    return result(await shipped(ctx, parcels, booked, now));
   },
   // The HTTP carrier booked the parcels (in parcel order): record each shipment as the in-database carrier does.
   async answer(ctx, answer): Promise<StepResult> {
@@ -108,26 +107,22 @@ export const commerceShip: NodeTypeDef<ShipParams> = {
     const now = ctx.clock.now();
     const parcels = await planParcels(ctx, now);
     const booked = shipmentsAnswer(answer, parcels.length);
-    const shipments = [];
-    for (const [i, parcel] of parcels.entries()) {
-      const shipment = await ctx.ports.shipments.recordBooked(
-        {
-          orderId: order.id,
-          generation: generationOf(order),
-          nodeId: ctx.nodeId,
-          locationId: parcel.locationId,
-          carrier: booked[i].carrier,
-          service: ctx.params.service,
-          trackingNumber: booked[i].trackingNumber,
-          shipTo: order.meta.shipTo ?? null,
-          lines: parcel.lines,
-          carrierRef: booked[i].carrierRef,
-        },
-        now,
-      );
-      shipments.push(await shipped(ctx, parcel, shipment, now));
-    }
-    return result(shipments);
+    const recorded = await ctx.ports.shipments.recordBooked(
+      parcels.map((parcel, i) => ({
+        orderId: order.id,
+        generation: generationOf(order),
+        nodeId: ctx.nodeId,
+        locationId: parcel.locationId,
+        carrier: booked[i].carrier,
+        service: ctx.params.service,
+        trackingNumber: booked[i].trackingNumber,
+        shipTo: order.meta.shipTo ?? null,
+        lines: parcel.lines,
+        carrierRef: booked[i].carrierRef,
+      })),
+      now,
+    );
+    return result(await shipped(ctx, parcels, recorded, now));
   },
   // The HTTP carrier never booked (final failure, or cancelled while the request was out): the stock this step reserved goes back.
   async abandon(ctx): Promise<void> {

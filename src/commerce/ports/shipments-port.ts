@@ -4,13 +4,13 @@ import type { NewShipment } from '../shipment-records.js';
 
 export interface ShipmentsPort {
   /**
-   * Books a shipment with the in-database carrier (used when the workspace names no HTTP carrier):
-   * writes the `shipped` row with a tracking number. `meta.simulate: ship_error` throws a
-   * RetryableError before writing.
+   * Books a shipment per request (a ship step's parcels, one statement for all) with the in-database carrier
+   * (used when the workspace names no HTTP carrier): writes the `shipped` rows with tracking numbers, answered
+   * in request order. `meta.simulate: ship_error` throws a RetryableError before writing.
    */
-  book(req: ShipmentRequest, now: number): Promise<ShipmentRecord>;
-  /** Records a shipment the HTTP carrier booked (its id in `carrierRef`): writes the `shipped` row under a new id. */
-  recordBooked(shipment: Omit<NewShipment, 'id'>, now: number): Promise<ShipmentRecord>;
+  book(reqs: readonly ShipmentRequest[], now: number): Promise<ShipmentRecord[]>;
+  /** Records shipments the HTTP carrier booked (its ids in `carrierRef`): writes the `shipped` rows under new ids, answered in order. */
+  recordBooked(shipments: readonly Omit<NewShipment, 'id'>[], now: number): Promise<ShipmentRecord[]>;
   /**
    * Marks a live shipment cancelled (the in-database carrier's cancellation; for an HTTP carrier's
    * shipment its record, the carrier being told after commit). False when it was not live.

@@ -28,6 +28,11 @@ export interface StockPort {
    * drop), linked to the shipment or pickup that took them. Writes nothing when `ids` is empty.
    */
   consume(ids: readonly string[], link: { shipmentId?: string; pickupId?: string }, now: number): Promise<void>;
+  /**
+   * Shipped parcels left the building: each parcel's held reservations become `consumed` (on hand and reserved both
+   * drop), linked to its shipment, in one write for every parcel. Writes nothing when no parcel names a reservation.
+   */
+  consumeShipped(parcels: readonly { shipmentId: string; reservationIds: readonly string[] }[], now: number): Promise<void>;
   /** Attaches held reservations to a staged pickup (they stay held until handover). Writes nothing when `ids` is empty. */
   linkPickup(ids: readonly string[], pickupId: string, now: number): Promise<void>;
   /**

@@ -1,37 +1,20 @@
 // Port `shipments` in a simulation: shipments booked in memory as the in-database carrier books them (no carrier is told), cancelled on undo.
-import { randomBytes } from 'node:crypto';
 import { newCommerceId } from '../../domain/commerce-ids.js';
-import { RetryableError } from '../../domain/errors.js';
-import { LEDGER_CARRIER_NAME } from '../ledger-carrier.js';
+import type { ShipmentRecord } from '../carrier.js';
+import { ledgerBooking } from '../ledger-carrier.js';
 import type { ShipmentsPort } from '../ports/shipments-port.js';
-import type { SimulatedLedger } from './simulated-ledger.js';
+import type { SimShipment, SimulatedLedger } from './simulated-ledger.js';
 
 export function simulatedShipmentsPort(ledger: SimulatedLedger): ShipmentsPort {
+  const record = (row: SimShipment): ShipmentRecord => ({ id: row.id, locationId: row.locationId, carrier: row.carrier, service: row.service, trackingNumber: row.trackingNumber });
   const ofRun = (orderId: string, generation: number) => ledger.shipments.filter((s) => s.orderId === orderId && s.generation === generation);
   return {
-    book: async (req) => {
-      // ship_error: the carrier refuses every attempt, so the step fails after its retries (as the ledger carrier).
-      if (req.simulate.has('ship_error')) throw new RetryableError('The carrier refused the shipment (simulated ship_error)', undefined, 'ship_error');
-      const row = ledger.insert(ledger.shipments, {
-        id: newCommerceId('shp'),
-        orderId: req.orderId,
-        generation: req.generation,
-        nodeId: req.nodeId,
-        locationId: req.locationId,
-        carrier: req.service === 'courier' ? 'Local courier' : LEDGER_CARRIER_NAME,
-        service: req.service,
-        trackingNumber: `DP${randomBytes(6).toString('hex').toUpperCase()}`,
-        shipTo: req.shipTo,
-        lines: req.lines,
-        status: 'shipped',
-        carrierRef: null,
-      });
-      return { id: row.id, locationId: row.locationId, carrier: row.carrier, service: row.service, trackingNumber: row.trackingNumber };
+    book: (reqs) => {
+      // Every parcel is booked before any is kept, as the in-database carrier does (a refusal books none).
+      const booked = reqs.map(ledgerBooking);
+      return Promise.resolve(booked.map((s) => record(ledger.insert(ledger.shipments, { ...s, status: 'shipped' }))));
     },
-    recordBooked: (shipment) => {
-      const row = ledger.insert(ledger.shipments, { ...shipment, id: newCommerceId('shp'), status: 'shipped' });
-      return Promise.resolve({ id: row.id, locationId: row.locationId, carrier: row.carrier, service: row.service, trackingNumber: row.trackingNumber });
-    },
+    recordBooked: (shipments) => Promise.resolve(shipments.map((s) => record(ledger.insert(ledger.shipments, { ...s, id: newCommerceId('shp'), status: 'shipped' })))),
     cancel: (shipmentId) => {
       const row = ledger.shipments.find((s) => s.id === shipmentId && s.status === 'shipped');
       if (row) ledger.patch(row, { status: 'cancelled' });

@@ -132,6 +132,13 @@ export function simulatedStockPort(ledger: SimulatedLedger): StockPort {
       settle(rows, 'consumed', { onHand: -1, reserved: -1 }, keep);
       return Promise.resolve();
     },
+    consumeShipped: (parcels) => {
+      for (const p of parcels) {
+        const rows = ledger.reservations.filter((r) => p.reservationIds.includes(r.id) && r.status === 'reserved');
+        settle(rows, 'consumed', { onHand: -1, reserved: -1 }, { shipmentId: p.shipmentId });
+      }
+      return Promise.resolve();
+    },
     linkPickup: (ids, pickupId) => {
       for (const r of ledger.reservations) if (ids.includes(r.id)) ledger.patch(r, { pickupId });
       return Promise.resolve();

@@ -90,6 +90,27 @@ describe('acceptance', () => {
     expect((await h.t.call('GET', `/api/v1/orders/${id}/payouts`, undefined, { token: null })).status).toBe(401);
   });
 
+  it('ship books one shipment per ship-from location and consumes each reservation into the shipment of its location (spec "Ship")', async () => {
+    const id = await h.order(FLOW, [ACME, BOLT, OWN]);
+    await answer(id, 'seller_acme', 'accepted');
+    await answer(id, 'seller_bolt', 'accepted');
+    const s = await h.state(id);
+    const shipments = s.nodes.ship.output.shipments as { id: string; locationId: string; lines: { lineNo: number }[] }[];
+    expect(shipments.length).toBeGreaterThan(1); // parcels from more than one location, so the links can go wrong
+    const reservations = await h.rows(
+      `SELECT r.line_no, r.location_id, r.status, r.shipment_id, s.location_id AS shipped_from
+         FROM stock_reservations r LEFT JOIN shipments s ON s.id = r.shipment_id WHERE r.order_id = $1 ORDER BY r.line_no`,
+      [id],
+    );
+    expect(reservations.length).toBe(3);
+    for (const r of reservations) {
+      expect(r).toMatchObject({ status: 'consumed', shipped_from: r.location_id });
+      const shipment = shipments.find((x) => x.id === r.shipment_id)!;
+      expect(shipment.lines.map((l) => l.lineNo)).toContain(r.line_no);
+    }
+    expect(new Set(reservations.map((r) => r.shipment_id)).size).toBe(shipments.length);
+  });
+
   it('partial: a rejection drops that seller\'s lines, re-totals, sets vars.rejectedSellers; capture takes the lesser amount and releases the rest', async () => {
     const id = await h.order(FLOW, [ACME, BOLT, OWN]);
     await answer(id, 'seller_bolt', 'rejected', 'Out of tents');
