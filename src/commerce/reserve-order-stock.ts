@@ -37,9 +37,10 @@ export async function orderStockLines(q: Queryable, orderId: string): Promise<Or
  * Reserves every physical line that holds no reservation in this run yet; lines already
  * reserved (or consumed) are left as they are, so the step can run again without doubling.
  * `meta.simulate: out_of_stock` or a line no location can serve fails without retry.
- * Reads through `store.reader`; the one write (reserveAll) goes through `store.writer`.
+ * Reads through `store.reader`; the one write (reserveAll) goes through `store.checkedWriter`: a line it could not
+ * hold fails the step after it, so the step's savepoint comes before it.
  */
-export async function reserveOrderStock(store: Pick<StepStore, 'reader' | 'writer'>, order: StockOrder, nodeId: string, now: number): Promise<OrderReservation> {
+export async function reserveOrderStock(store: Pick<StepStore, 'reader' | 'checkedWriter'>, order: StockOrder, nodeId: string, now: number): Promise<OrderReservation> {
   const q = store.reader;
   const { physical, untracked } = await orderStockLines(q, order.id);
   if (simulateSwitches(order.meta).has('out_of_stock') && physical.length > 0)
@@ -61,7 +62,7 @@ export async function reserveOrderStock(store: Pick<StepStore, 'reader' | 'write
     wanted.push({ lineNo: line.lineNo, sku: line.sku, locationId: choice.locationId, qty: line.qty, where });
   }
   // One statement holds every line; a line it could not hold (taken meanwhile) fails the step.
-  const created = await reserveAll(store.writer, { orderId: order.id, generation: order.generation, nodeId }, wanted, now);
+  const created = await reserveAll(store.checkedWriter, { orderId: order.id, generation: order.generation, nodeId }, wanted, now);
   const held = new Set(created.map((r) => r.lineNo));
   const short = wanted.find((w) => !held.has(w.lineNo));
   if (short) throw new TerminalError(`Out of stock: ${short.sku} x ${short.qty}${short.where}`, 'out_of_stock');

@@ -23,7 +23,7 @@ export interface SliceObservation {
   ms: number;
   /** Statements the committed attempt sent: the lock message, the slice's own and its steps', the write, COMMIT. */
   statements: number;
-  /** Attempts the command took (a rerun with savepoints or on a fresh connection counts). */
+  /** Attempts the command took (more than one only when a stale prepared statement sent it to a fresh connection). */
   attempts: number;
   /** Wait kinds the order holds open after the command (approval, event, delay). */
   waitKinds: string[];

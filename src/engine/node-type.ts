@@ -170,6 +170,17 @@ export interface NodeTypeDef<P = any> {
   /** The retry policy from the node's params (http.call's `retry`); wins over `retry`. */
   retryPolicy?(params: P): RetryPolicy;
   /**
+   * Steps: the body decides before it writes. Every failure it means (a decline, a shortage, a bad
+   * payload) is thrown before its ports first write, or right after a checked write
+   * (`StepStore.checkedWriter`, which opens the savepoint); after an ordinary write it only writes,
+   * reads and returns. The engine then runs it without a savepoint (no statement, no
+   * subtransaction); should it throw after an ordinary write all the same (a write the database
+   * refuses, a bug), the command is rolled back and fails, as when the database is unreachable,
+   * instead of the step. Absent: the step's first write opens its savepoint, and a failure after it
+   * is rolled back to it and recorded as the step's.
+   */
+  decidesBeforeWriting?: boolean;
+  /**
    * A local step returns its result. An external step returns `{ call }`: the slice records the
    * call and commits, the host makes it outside the transaction, and `answer` runs in the next
    * slice with what came back.

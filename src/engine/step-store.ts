@@ -11,10 +11,17 @@ export interface StepStore {
   /** Reads in the slice's transaction (parameterised statements are prepared once per connection). */
   readonly reader: Queryable;
   /**
-   * Writes in the slice's transaction. The slice then knows the running step wrote: a step that
-   * fails before writing is recorded at once, one that fails after writing has its writes rolled back.
+   * Writes in the slice's transaction. A step's first write opens its savepoint (one statement in the
+   * same round trip): a step that fails after writing is rolled back to it, one that fails before
+   * writing has nothing to roll back. In a step that decides before writing, no savepoint.
    */
   readonly writer: Queryable;
+  /**
+   * A write the port may still throw after (a reservation that holds only what stock allows, a
+   * capture the authorization may refuse): it opens the step's savepoint even in a step that decides
+   * before writing, so the failure that follows is rolled back to it and recorded as the step's.
+   */
+  readonly checkedWriter: Queryable;
   /**
    * Rows of reference table `table` (workspace, products, sellers) for `keys`, through the
    * runtime's reference cache at the slice's reference version; straight from `load` without one.

@@ -41,6 +41,7 @@ async function voidOpen(ctx: StepContext<NoParams>): Promise<void | ExternalCall
 export const commerceAuthorizePayment: NodeTypeDef<NoParams> = {
   type: 'commerce.authorize_payment',
   kind: 'step',
+  decidesBeforeWriting: true,
   label: 'Authorize payment',
   description:
     'Authorizes the order total on the buyer\'s card (payment gateway port). A declined card (`card_declined`) fails ' +

@@ -57,6 +57,7 @@ function captured(ctx: StepContext<NoParams>, plan: CapturePlan, res: { chargeId
 export const commerceCapturePayment: NodeTypeDef<NoParams> = {
   type: 'commerce.capture_payment',
   kind: 'step',
+  decidesBeforeWriting: true,
   label: 'Capture payment',
   description:
     'Captures min(authorized amount, current order total) of the order\'s open authorization and releases the rest ' +

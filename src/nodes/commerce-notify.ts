@@ -29,6 +29,7 @@ export type NotifyParams = z.infer<typeof notifyParams>;
 export const commerceNotify: NodeTypeDef<NotifyParams> = {
   type: 'commerce.notify',
   kind: 'step',
+  decidesBeforeWriting: true,
   label: 'Notify',
   description:
     'Queues a message (subject and text are templates) for `to: seller` (every seller in vars.pendingSellers, at the seller\'s email), ' +

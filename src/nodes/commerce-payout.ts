@@ -10,6 +10,7 @@ async function reverse(ctx: StepContext<NoParams>): Promise<void> {
 export const commercePayout: NodeTypeDef<NoParams> = {
   type: 'commerce.payout',
   kind: 'step',
+  decidesBeforeWriting: true,
   label: 'Schedule payouts',
   description:
     'For each accepted third-party seller: gross = seller subtotal; refunded = refunds so far x gross / order total ' +

@@ -8,6 +8,7 @@ import { money, moneyText, noParams, type NoParams } from './commerce-support.js
 export const commercePrice: NodeTypeDef<NoParams> = {
   type: 'commerce.price',
   kind: 'step',
+  decidesBeforeWriting: true,
   label: 'Price order',
   description:
     'Prices every line without a unit price from the catalogue (USD), converted at the order\'s exchange rate and ' +

@@ -9,6 +9,7 @@ async function release(ctx: StepContext<NoParams>): Promise<void> {
 export const commerceReserveStock: NodeTypeDef<NoParams> = {
   type: 'commerce.reserve_stock',
   kind: 'step',
+  decidesBeforeWriting: true,
   label: 'Reserve stock',
   description:
     'Reserves units for every line of a stocked, non-digital product: at the line\'s locationId, else the pickup store, ' +

@@ -17,6 +17,7 @@ export type SellerAcceptParams = z.infer<typeof sellerAcceptParams>;
 export const commerceSellerAccept: NodeTypeDef<SellerAcceptParams> = {
   type: 'commerce.seller_accept',
   kind: 'step',
+  decidesBeforeWriting: true,
   label: 'Seller acceptance',
   description:
     'from_event: applies vars.seller_responded `{ sellerId, decision: accepted|rejected, reason? }` to that seller\'s ' +
@@ -46,20 +47,25 @@ export const commerceSellerAccept: NodeTypeDef<SellerAcceptParams> = {
     const command: SellerAcceptCommand = params.mode === 'expire_pending' ? { mode: 'expire_pending' } : { mode: 'from_event', payload };
     const result = evaluateSellerAccept(stored, command);
     if (!result.ok) throw new TerminalError(result.message, 'invalid_seller_response');
-    for (const next of result.orders) {
-      const before = stored.find((s) => s.id === next.id)!;
-      if (before.status !== next.status) await sellerOrders.setStatus(next.id, next.status, next.reason ?? null, now);
-    }
+    // Everything is decided before the first write (decidesBeforeWriting): on partial, the lines that stay and the new totals.
     let total = order.total;
+    let partial: { dropped: number[]; totals: ReturnType<typeof computeTotals> } | null = null;
     if (result.branch === 'partial') {
       // The rejected sellers' lines leave the order; tax is recomputed on the new subtotal.
       const rejected = new Set(result.rejectedSellers);
       const lines = await orderLines.read(order.id);
-      await orderLines.drop(order.id, lines.filter((l) => l.sellerId !== null && rejected.has(l.sellerId)).map((l) => l.lineNo));
-      const kept = lines.filter((l) => l.sellerId === null || !rejected.has(l.sellerId)).map(pricedLine);
-      const totals = computeTotals(kept, (await settings.read()).taxRate);
-      orderLines.setTotals(order.id, totals);
+      const isRejected = (l: (typeof lines)[number]) => l.sellerId !== null && rejected.has(l.sellerId);
+      const totals = computeTotals(lines.filter((l) => !isRejected(l)).map(pricedLine), (await settings.read()).taxRate);
+      partial = { dropped: lines.filter(isRejected).map((l) => l.lineNo), totals };
       total = totals.total;
+    }
+    for (const next of result.orders) {
+      const before = stored.find((s) => s.id === next.id)!;
+      if (before.status !== next.status) await sellerOrders.setStatus(next.id, next.status, next.reason ?? null, now);
+    }
+    if (partial) {
+      await orderLines.drop(order.id, partial.dropped);
+      orderLines.setTotals(order.id, partial.totals);
     }
     const answer = params.mode === 'from_event' ? (payload as Record<string, unknown>) : null;
     const summaryParts: string[] = [];

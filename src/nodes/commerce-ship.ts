@@ -78,6 +78,7 @@ async function cancelShipments(ctx: StepContext<ShipParams>): Promise<void | Ext
 export const commerceShip: NodeTypeDef<ShipParams> = {
   type: 'commerce.ship',
   kind: 'step',
+  decidesBeforeWriting: true,
   label: 'Ship',
   description:
     'Books one carrier shipment per ship-from location for the order\'s reserved lines (reserving first any line not yet ' +

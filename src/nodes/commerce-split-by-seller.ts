@@ -12,6 +12,7 @@ async function cancelSellerOrders(ctx: StepContext<NoParams>): Promise<void> {
 export const commerceSplitBySeller: NodeTypeDef<NoParams> = {
   type: 'commerce.split_by_seller',
   kind: 'step',
+  decidesBeforeWriting: true,
   label: 'Split by seller',
   description:
     'Resolves each line\'s seller (line sellerId, then the product\'s seller, else first party) and creates one seller ' +

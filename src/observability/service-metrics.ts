@@ -116,7 +116,7 @@ export class ServiceMetrics {
     });
     this.sliceRetries = new Counter({
       name: p('run_slice_reruns_total'),
-      help: 'Extra attempts of committed commands (rerun with savepoints after a failing step, or on a fresh connection)',
+      help: 'Extra attempts of committed commands (on a fresh connection after a stale prepared statement)',
       labelNames: ['command'],
       registers,
     });

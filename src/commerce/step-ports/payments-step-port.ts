@@ -14,6 +14,8 @@ export function paymentsPort(store: StepStore): PaymentsPort {
     recordAuthorization: (auth, now) => recordAuthorization(writer, { ...auth, id: newCommerceId('auth') }, now),
     openAuthorizationsOfNode: (orderId, generation, nodeId) => openAuthorizationsOfNode(reader, orderId, generation, nodeId),
     latestOpenAuthorization: (orderId, generation) => latestOpenAuthorization(reader, orderId, generation),
+    // Not a checked write: the capture step planned the amount from the open authorization it just read, so only a
+    // concurrent change to that authorization is refused here, and that fails the command (retried), not the step.
     capture: (req, now) => ledgerPaymentGateway.capture(writer, req, now),
     recordCapture: (capture, now) => recordCapture(writer, { ...capture, chargeId: newCommerceId('ch') }, now),
     void: (authorizationId, now) => ledgerPaymentGateway.void(writer, authorizationId, now),

@@ -1,11 +1,15 @@
 // Runs node bodies (run, answer, undo, abandon) with their ports over the slice's store: the one place that knows savepoints.
 //
-// Steps run without a SAVEPOINT (one transaction id per slice). A step that throws before its ports
-// wrote anything is simply a failure; one that wrote (or had a statement fail) can only be taken back
-// by a rollback, so the command is rerun with a SAVEPOINT around every step (StepSavepointNeeded) and
-// a failing step still leaves no partial writes. Undo and abandon bodies always get their own
-// savepoint. A stale prepared statement is the connection's fault, not the body's: it aborts the
-// command (StalePreparedPlan).
+// Steps run without a SAVEPOINT until they write: the store opens one in the round trip of a step's
+// first write (slice-store.ts), so a step that fails after writing is rolled back to it and recorded
+// as failed, and a step that only reads costs no savepoint and no subtransaction. A node type that
+// decides before writing (`decidesBeforeWriting`) gets one only before a checked write; should it
+// fail after an ordinary write, the command fails instead (nothing partial is kept). A read that fails
+// aborts the transaction with nothing to roll back to: that is the store's failure (as when the
+// database is unreachable), so the command is rolled back and the error surfaces; nothing is
+// recorded and no command is ever run twice for a step. Undo and abandon bodies always get their
+// own savepoint. A stale prepared statement is the connection's fault, not the body's: it aborts
+// the command (StalePreparedPlan), which the runtime retries on a fresh connection.
 import type { PoolClient } from 'pg';
 import type { CompiledFlow } from '../compiler.js';
 import type { StepContext } from '../node-type.js';
@@ -14,9 +18,8 @@ import type { Clock } from '../../platform/clock.js';
 import type { CachedRead } from '../../db/transaction-read-cache.js';
 import type { ReferenceCache, ReferenceVersion } from '../../db/reference-cache.js';
 import { withSpan } from '../../telemetry/spans.js';
-import { SliceStore } from '../runtime/slice-store.js';
+import { SliceStore, STEP_SAVEPOINT } from '../runtime/slice-store.js';
 import { StalePreparedPlan } from '../runtime/stale-prepared-plan.js';
-import { StepSavepointNeeded } from '../runtime/step-savepoint-needed.js';
 import { sendJoined, type NamedStatement } from '../runtime/named-statements.js';
 import type { RunState } from './run-state.js';
 import type { SliceFacts } from './slice-facts.js';
@@ -27,11 +30,6 @@ export interface InvokerDeps {
   clock: Clock;
   /** Builds the ports steps receive over the slice's store (the host's plug-ins). */
   ports: StepPortsFactory;
-  /**
-   * Run each step inside its own SAVEPOINT. Off (the fast path), a step that throws aborts the
-   * slice with StepSavepointNeeded and the command reruns with this on.
-   */
-  stepSavepoints?: boolean;
   /** The runtime's reference cache: steps read settings, products and sellers through it at the version the slice read. */
   referenceCache?: ReferenceCache;
 }
@@ -87,30 +85,44 @@ export class StepInvoker {
   private async invokeBody<T>(state: RunState, nodeId: string, attempt: number, phase: BodyPhase, body: (ctx: StepContext<unknown>) => Promise<T> | T): Promise<Invocation<T>> {
     const ctx = this.context(state, nodeId, attempt);
     if (phase === 'undo' || phase === 'abandon') return this.inSavepoint(phase, () => body(ctx));
-    const type = this.flow.nodes.get(nodeId)?.def.type ?? nodeId;
+    const def = this.flow.nodes.get(nodeId)?.def;
+    const type = def?.type ?? nodeId;
     // A span per step when tracing is on (its SQL spans nest under it); a plain call otherwise.
     const run = () => withSpan(`step ${type}`, { 'order.id': state.order.id, 'node.id': nodeId, 'step.attempt': attempt }, async () => body(ctx));
-    if (this.deps.stepSavepoints) return this.inSavepoint('step', run);
-    this.store.watchStep();
+    this.store.watchStep(!def?.decidesBeforeWriting);
+    let out: Invocation<T>;
     try {
-      return { ok: await run() };
+      out = { ok: await run() };
     } catch (err) {
-      if (err instanceof StalePreparedPlan) throw err;
-      // Its ports wrote (or a statement failed): only a rerun with savepoints takes that back. Otherwise nothing to undo.
-      if (this.store.stepTouched) throw new StepSavepointNeeded(nodeId, err);
-      return { threw: err };
+      out = { threw: err };
     }
+    const step = this.store.endStep();
+    if ('threw' in out && out.threw instanceof StalePreparedPlan) throw out.threw;
+    // A failed read left the transaction aborted with no savepoint to return to: the command fails, nothing is recorded.
+    if (step.readFailure !== undefined) throw step.readFailure;
+    const failed = 'threw' in out || step.writeFailure !== undefined;
+    if (!failed) return out;
+    const failure = 'threw' in out ? out.threw : step.writeFailure;
+    // Failed after writing with no savepoint (a step that decides before writing did not): only the command's rollback takes it back.
+    if (step.wrote && !step.saved) throw failure;
+    // What it wrote goes with its savepoint (a body that swallowed its failed write fails all the same).
+    if (step.saved) await this.rollbackTo(STEP_SAVEPOINT);
+    return { threw: failure };
   }
 
-  private async inSavepoint<T>(name: 'step' | 'undo' | 'abandon', body: () => Promise<T> | T): Promise<Invocation<T>> {
+  private async rollbackTo(savepoint: string): Promise<void> {
+    await this.sql(`ROLLBACK TO SAVEPOINT ${savepoint}`);
+    this.store.cache.clear();
+  }
+
+  private async inSavepoint<T>(name: 'undo' | 'abandon', body: () => Promise<T> | T): Promise<Invocation<T>> {
     await this.sql(`SAVEPOINT ${name}`);
     try {
       const ok = await body();
       await this.sql(`RELEASE SAVEPOINT ${name}`);
       return { ok };
     } catch (err) {
-      await this.sql(`ROLLBACK TO SAVEPOINT ${name}`);
-      this.store.cache.clear();
+      await this.rollbackTo(name);
       if (err instanceof StalePreparedPlan) throw err;
       return { threw: err };
     }

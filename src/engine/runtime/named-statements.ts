@@ -61,6 +61,26 @@ export function namedStatements(tx: PoolClient, onStatement?: () => void): Query
   };
 }
 
+/**
+ * Sends plain statements `before` (a SAVEPOINT) and then a statement of `q`'s kind, joined in one round trip when
+ * `sendJoined` can (the statement prepared on the connection, or text without parameters); counts each with
+ * `onStatement`. Answers the statement's result; a failing `before` means the statement did not run.
+ */
+export async function queryAfter<R extends object>(
+  tx: PoolClient,
+  before: readonly string[],
+  text: string,
+  params: unknown[] | undefined,
+  onStatement?: () => void,
+): Promise<QueryResult<R>> {
+  for (let i = 0; i <= before.length; i += 1) onStatement?.();
+  const named = asNamed(text, params);
+  if (named || !params) return sendJoined<R>(tx, { before, statement: named ?? text });
+  // Parameters but no name (past the cap): the plain statements on their own, then the statement bound as usual.
+  await tx.query(before.join('; '));
+  return tx.query<R>(text, params);
+}
+
 /** A statement with parameters as a named one; null without parameters (or past the cap on names). */
 function asNamed(text: string, params?: unknown[]): NamedStatement | null {
   const name = params ? statementName(text) : null;

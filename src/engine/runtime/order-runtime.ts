@@ -16,7 +16,6 @@ import { TIMER_KINDS } from '../run/run-timers.js';
 import { answerAwaited, approvalWait, awaitedEvents, eventWait, heldAt, retryDue, timeoutWait, timerOfRun } from '../run/input-match.js';
 import type { HoldAction } from '../run/run-input.js';
 import { beginAndLockOrder, type LockedOrder } from './order-lock.js';
-import { StepSavepointNeeded } from './step-savepoint-needed.js';
 import { StalePreparedPlan } from './stale-prepared-plan.js';
 import { onCommandConnection } from './command-connection.js';
 import { namedStatementsBeginning } from './named-statements.js';
@@ -123,14 +122,14 @@ export class OrderRuntime {
   /**
    * Runs `fn` over the locked order inside one transaction and commits once. `fn` returns
    * the slice it drove (or null when it changed nothing) and a result for the caller.
-   * First without a savepoint per step; if a step throws, the attempt is rolled back and the
-   * command runs again with savepoints (StepSavepointNeeded), so a failing step is recorded
-   * exactly as before while the common path costs one transaction id per slice.
+   * A step's failure is its slice's business (step-invoker.ts: rolled back to the savepoint its
+   * first write opened); the command is tried again only on a fresh connection when a prepared
+   * statement went stale.
    */
   private async command<T>(
     kind: SliceCommand,
     orderId: string,
-    fn: (tx: PoolClient, locked: LockedOrder, savepoints: boolean) => Promise<{ slice: RunHost | null; result: T }>,
+    fn: (tx: PoolClient, locked: LockedOrder) => Promise<{ slice: RunHost | null; result: T }>,
     open: OpenCommand = lockExisting(orderId, this.deps.subject),
   ): Promise<T> {
     return this.queue.run(orderId, () => withSpan(`order.${kind}`, { 'order.id': orderId }, () => this.commandInQueue(kind, orderId, fn, open)));
@@ -140,22 +139,20 @@ export class OrderRuntime {
   private async commandInQueue<T>(
     kind: SliceCommand,
     orderId: string,
-    fn: (tx: PoolClient, locked: LockedOrder, savepoints: boolean) => Promise<{ slice: RunHost | null; result: T }>,
+    fn: (tx: PoolClient, locked: LockedOrder) => Promise<{ slice: RunHost | null; result: T }>,
     open: OpenCommand,
   ): Promise<T> {
     const began = performance.now();
     let attempts = 0;
     let outcome: { slice: RunHost | null; result: T | undefined; outboxIds: string[]; from: string } | null = null;
-    let savepoints = false;
     for (let stale = 0; !outcome; ) {
       try {
         attempts += 1;
-        outcome = await this.attempt(open, fn, savepoints);
+        outcome = await this.attempt(open, fn);
       } catch (err) {
-        if (err instanceof StepSavepointNeeded && !savepoints) savepoints = true;
         // Each stale connection was discarded; the pool may hand out a few more prepared before the migration.
-        else if (err instanceof StalePreparedPlan && ++stale <= MAX_STALE_PLAN_RETRIES) continue;
-        else throw err;
+        if (err instanceof StalePreparedPlan && ++stale <= MAX_STALE_PLAN_RETRIES) continue;
+        throw err;
       }
     }
     const { slice: done, result, outboxIds, from } = outcome;
@@ -196,8 +193,7 @@ export class OrderRuntime {
    */
   private async attempt<T>(
     open: OpenCommand,
-    fn: (tx: PoolClient, locked: LockedOrder, savepoints: boolean) => Promise<{ slice: RunHost | null; result: T }>,
-    savepoints: boolean,
+    fn: (tx: PoolClient, locked: LockedOrder) => Promise<{ slice: RunHost | null; result: T }>,
   ): Promise<{ slice: RunHost | null; result: T | undefined; outboxIds: string[]; from: string }> {
     return onCommandConnection(this.deps.db.pool, async (client, ended) => {
       const locked = await open(client);
@@ -208,7 +204,7 @@ export class OrderRuntime {
       }
       // The slice updates the row object in place: keep the status it had before the command.
       const from = locked.order.status;
-      const out = await fn(client, locked, savepoints);
+      const out = await fn(client, locked);
       // The slice's write and COMMIT go together (StepInvoker.writeAndCommit); a command that drove no slice only commits.
       const outboxIds = out.slice ? await out.slice.commit() : [];
       if (!out.slice) await client.query('COMMIT');
@@ -217,14 +213,14 @@ export class OrderRuntime {
     });
   }
 
-  private async openSlice(tx: PoolClient, locked: LockedOrder, savepoints: boolean): Promise<RunHost> {
+  private async openSlice(tx: PoolClient, locked: LockedOrder): Promise<RunHost> {
     const { order } = locked;
     const { compiled } = await this.deps.flows.load(tx, order.flowId, order.flowVersion);
     return RunHost.open(
       tx,
       order,
       compiled,
-      { clock: this.deps.clock, stepSavepoints: savepoints, referenceCache: this.referenceCache, ports: this.deps.ports, subject: this.deps.subject },
+      { clock: this.deps.clock, referenceCache: this.referenceCache, ports: this.deps.ports, subject: this.deps.subject },
       locked,
     );
   }
@@ -238,14 +234,14 @@ export class OrderRuntime {
    * Records a new order and runs its first slice in one transaction (one BEGIN and COMMIT, no
    * lock to wait for: nobody else sees the row before the commit). `record` writes the order in
    * the transaction and answers its row as stored (read here as the lock reads it), or null when there is nothing to start (an idempotent
-   * replay: what it wrote commits, no slice runs). A command rerun with savepoints calls it again
+   * replay: what it wrote commits, no slice runs). A command retried on a fresh connection calls it again
    * in the new transaction. True when the order was recorded and started.
    */
   async startNew(
     orderId: string,
     record: (tx: Queryable) => Promise<{ row: RunDbRow; referenceVersion: ReferenceVersion | null; seeds?: readonly CachedRead[]; newRow?: string } | null>,
   ): Promise<boolean> {
-    const started = await this.command('start', orderId, async (tx, locked, savepoints) => ({ ...(await this.firstSlice(tx, locked, savepoints)), result: true }), async (client) => {
+    const started = await this.command('start', orderId, async (tx, locked) => ({ ...(await this.firstSlice(tx, locked)), result: true }), async (client) => {
       // Its statements (the start context, the order's insert) are the same for every order: prepared once per
       // connection; the first carries BEGIN in its round trip.
       const tx = namedStatementsBeginning(client);
@@ -258,10 +254,10 @@ export class OrderRuntime {
     return started === true;
   }
 
-  private readonly firstSlice = async (tx: PoolClient, locked: LockedOrder, savepoints: boolean): Promise<{ slice: RunHost | null; result: undefined }> => {
+  private readonly firstSlice = async (tx: PoolClient, locked: LockedOrder): Promise<{ slice: RunHost | null; result: undefined }> => {
     const { order } = locked;
     if (order.started) return { slice: null, result: undefined };
-    const slice = await this.openSlice(tx, locked, savepoints);
+    const slice = await this.openSlice(tx, locked);
     await slice.apply({ type: 'start' });
     return { slice, result: undefined };
   };
@@ -277,13 +273,13 @@ export class OrderRuntime {
     payload: Record<string, unknown>,
     onDelivered?: (tx: PoolClient, nodeId: string) => Promise<void>,
   ): Promise<DeliverResult> {
-    return this.command<DeliverResult>('event', orderId, async (tx, locked, savepoints) => {
+    return this.command<DeliverResult>('event', orderId, async (tx, locked) => {
       const { order } = locked;
       if (isFinished(order.status)) return { slice: null, result: { delivered: false, waitingFor: [] } };
       const wait = eventWait(locked.waits, order.generation, event);
       // Nothing waits for this event: say what the order does wait for, so a caller can fix a misspelt name.
       if (!wait) return { slice: null, result: { delivered: false, waitingFor: awaitedEvents(locked.waits, order.generation) } };
-      const slice = await this.openSlice(tx, locked, savepoints);
+      const slice = await this.openSlice(tx, locked);
       await slice.apply({ type: 'event', event, payload });
       if (onDelivered) await onDelivered(tx, wait.nodeId);
       return { slice, result: { delivered: true, nodeId: wait.nodeId } };
@@ -292,10 +288,10 @@ export class OrderRuntime {
 
   /** Decides the approval waiting at `nodeId`; 409 when that node is not waiting for one. */
   async decideApproval(orderId: string, nodeId: string, decision: 'approved' | 'rejected', by: string, note: string | null): Promise<void> {
-    await this.command('approval', orderId, async (tx, locked, savepoints) => {
+    await this.command('approval', orderId, async (tx, locked) => {
       const { order } = locked;
       if (!approvalWait(locked.waits, order.generation, nodeId) || isFinished(order.status)) throw new DomainError('not_waiting', 'That node is not waiting for an approval', 'conflict');
-      const slice = await this.openSlice(tx, locked, savepoints);
+      const slice = await this.openSlice(tx, locked);
       await slice.apply({ type: 'approval', nodeId, decision, by, note });
       return { slice, result: undefined };
     });
@@ -303,10 +299,10 @@ export class OrderRuntime {
 
   /** Cancels an unfinished order (undoing its work); 409 when it already ended. */
   async cancel(orderId: string, reason: string): Promise<void> {
-    await this.command('cancel', orderId, async (tx, locked, savepoints) => {
+    await this.command('cancel', orderId, async (tx, locked) => {
       const { order } = locked;
       if (isFinished(order.status)) throw conflict(`Order already ${order.status.replace('_', ' ')}`);
-      const slice = await this.openSlice(tx, locked, savepoints);
+      const slice = await this.openSlice(tx, locked);
       await slice.apply({ type: 'cancel', reason });
       return { slice, result: undefined };
     });
@@ -317,10 +313,10 @@ export class OrderRuntime {
    * next attempt), `rollback` applies the rules the step would have had; 409 when that node is not held.
    */
   async resolveHold(orderId: string, nodeId: string, action: HoldAction, by: string, note: string | null): Promise<void> {
-    await this.command('hold', orderId, async (tx, locked, savepoints) => {
+    await this.command('hold', orderId, async (tx, locked) => {
       const { order } = locked;
       if (isFinished(order.status) || !heldAt(locked.holds, order.generation, nodeId)) throw new DomainError('not_held', 'That node is not held', 'conflict');
-      const slice = await this.openSlice(tx, locked, savepoints);
+      const slice = await this.openSlice(tx, locked);
       await slice.apply({ type: 'resolveHold', nodeId, action, by, note });
       return { slice, result: undefined };
     });
@@ -334,10 +330,10 @@ export class OrderRuntime {
    * recorded in the timeline, nothing else. An undo call's answer is recorded (and retried).
    */
   async answerCall(orderId: string, callId: string, answer: ExternalAnswer): Promise<void> {
-    await this.command('call', orderId, async (tx, locked, savepoints) => {
+    await this.command('call', orderId, async (tx, locked) => {
       const call = await readCall(tx, callId);
       if (!call || call.status !== 'pending') return { slice: null, result: undefined };
-      const slice = await this.openSlice(tx, locked, savepoints);
+      const slice = await this.openSlice(tx, locked);
       const current = answerAwaited(slice.runState, call);
       await recordAnswer(tx, callId, answer, current || call.purpose === 'undo' ? 'answered' : 'late', this.deps.clock.now());
       await slice.apply({ type: 'answer', call, answer });
@@ -401,19 +397,19 @@ export class OrderRuntime {
    * timer fired twice or for a wait already answered does nothing.
    */
   async fireTimer(timerId: string, orderId: string): Promise<void> {
-    await this.command('timer', orderId, async (tx, locked, savepoints) => {
+    await this.command('timer', orderId, async (tx, locked) => {
       const { order } = locked;
       const timer = await timerStore.claimAndMarkFired(tx, timerId, this.deps.clock.now());
       if (!timer) return { slice: null, result: undefined };
       if (!timerOfRun(order, timer.payload)) return { slice: null, result: undefined };
       if (timer.kind === TIMER_KINDS.waitTimeout) {
         if (!timeoutWait(locked.waits, timerId)) return { slice: null, result: undefined };
-        const slice = await this.openSlice(tx, locked, savepoints);
+        const slice = await this.openSlice(tx, locked);
         await slice.apply({ type: 'timer', timer });
         return { slice, result: undefined };
       }
       if (timer.kind === TIMER_KINDS.stepRetry) {
-        const slice = await this.openSlice(tx, locked, savepoints);
+        const slice = await this.openSlice(tx, locked);
         if (retryDue(slice.runState, timer) === null) return { slice: null, result: undefined };
         await slice.apply({ type: 'timer', timer });
         return { slice, result: undefined };

@@ -289,7 +289,7 @@ describe('split failures', () => {
       const run = toRunRow((await tx.query<RunDbRow>('SELECT * FROM orders WHERE id = $1', [id])).rows[0], ordersSubject);
       const order = orderView(run);
       // The step's ports over this transaction, as a slice builds them (reference data read straight, no cache).
-      const ports = commerceStepPorts({ reader: tx, writer: tx, reference: (_table, keys, load) => load([...keys]), order: new SliceFacts(id, run.facts) });
+      const ports = commerceStepPorts({ reader: tx, writer: tx, checkedWriter: tx, reference: (_table, keys, load) => load([...keys]), order: new SliceFacts(id, run.facts) });
       return commerceSplitBySeller.run!(stepContext({}, { nodeId: 'split', attempt: 2, order, ports, clock: h.t.service.ctx.clock }));
     });
     expect(result).toMatchObject({ branch: 'awaiting', vars: { sellers: ['seller_acme', 'seller_bolt'], pendingSellers: ['seller_bolt'] } });
