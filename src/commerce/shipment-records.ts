@@ -47,7 +47,12 @@ export async function recordShipments(q: Queryable, shipments: readonly NewShipm
       now,
     ],
   );
-  return shipments.map((s) => ({ id: s.id, locationId: s.locationId, carrier: s.carrier, service: s.service, trackingNumber: s.trackingNumber }));
+  return shipments.map(shipmentRecordOf);
+}
+
+/** What a booking answers of a shipment row. */
+export function shipmentRecordOf(s: Pick<NewShipment, 'id' | 'locationId' | 'carrier' | 'service' | 'trackingNumber'>): ShipmentRecord {
+  return { id: s.id, locationId: s.locationId, carrier: s.carrier, service: s.service, trackingNumber: s.trackingNumber };
 }
 
 /** Marks a live shipment cancelled; false when it was not live. */

@@ -17,8 +17,8 @@ export interface StepStore {
    */
   readonly writer: Queryable;
   /**
-   * A write the port may still throw after (a reservation that holds only what stock allows, a
-   * capture the authorization may refuse): it opens the step's savepoint even in a step that decides
+   * A write the port may still throw after (a reservation that holds only what stock allows, when
+   * another order took the units meanwhile): it opens the step's savepoint even in a step that decides
    * before writing, so the failure that follows is rolled back to it and recorded as the step's.
    */
   readonly checkedWriter: Queryable;

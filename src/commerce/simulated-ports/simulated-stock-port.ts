@@ -55,6 +55,14 @@ export function simulatedStockPort(ledger: SimulatedLedger): StockPort {
     return inLineOrder(rows).map(toReservation);
   };
 
+  /** The held reservations among `ids` become consumed, linked to what took them. */
+  const consume = (ids: readonly string[], link: { shipmentId?: string; pickupId?: string }) => {
+    const rows = ledger.reservations.filter((r) => ids.includes(r.id) && r.status === 'reserved');
+    const keep: Partial<Pick<SimReservation, 'shipmentId' | 'pickupId'>> = {};
+    if (link.shipmentId !== undefined) keep.shipmentId = link.shipmentId;
+    if (link.pickupId !== undefined) keep.pickupId = link.pickupId;
+    settle(rows, 'consumed', { onHand: -1, reserved: -1 }, keep);
+  };
   return {
     // A return's units back on the shelf, and their undo: the stock receipts of the simulated ledger, as a purchase's.
     restockReturned: (receipt) => {
@@ -125,18 +133,11 @@ export function simulatedStockPort(ledger: SimulatedLedger): StockPort {
     releaseNode: (orderId, generation, nodeId) =>
       Promise.resolve(settle(ofRun(orderId, generation, ['reserved']).filter((r) => r.nodeId === nodeId), 'released', { onHand: 0, reserved: -1 })),
     consume: (ids, link) => {
-      const rows = ledger.reservations.filter((r) => ids.includes(r.id) && r.status === 'reserved');
-      const keep: Partial<Pick<SimReservation, 'shipmentId' | 'pickupId'>> = {};
-      if (link.shipmentId !== undefined) keep.shipmentId = link.shipmentId;
-      if (link.pickupId !== undefined) keep.pickupId = link.pickupId;
-      settle(rows, 'consumed', { onHand: -1, reserved: -1 }, keep);
+      consume(ids, link);
       return Promise.resolve();
     },
     consumeShipped: (parcels) => {
-      for (const p of parcels) {
-        const rows = ledger.reservations.filter((r) => p.reservationIds.includes(r.id) && r.status === 'reserved');
-        settle(rows, 'consumed', { onHand: -1, reserved: -1 }, { shipmentId: p.shipmentId });
-      }
+      for (const p of parcels) consume(p.reservationIds, { shipmentId: p.shipmentId });
       return Promise.resolve();
     },
     linkPickup: (ids, pickupId) => {

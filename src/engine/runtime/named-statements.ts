@@ -62,9 +62,9 @@ export function namedStatements(tx: PoolClient, onStatement?: () => void): Query
 }
 
 /**
- * Sends plain statements `before` (a SAVEPOINT) and then a statement of `q`'s kind, joined in one round trip when
- * `sendJoined` can (the statement prepared on the connection, or text without parameters); counts each with
- * `onStatement`. Answers the statement's result; a failing `before` means the statement did not run.
+ * Sends plain statements `before` (BEGIN, a SAVEPOINT) and then a statement with parameters as a named one, joined
+ * in one round trip when `sendJoined` can (the statement prepared on the connection, or text without parameters);
+ * counts each with `onStatement`. Answers the statement's result; a failing `before` means the statement did not run.
  */
 export async function queryAfter<R extends object>(
   tx: PoolClient,
@@ -131,10 +131,7 @@ export function namedStatementsBeginning(tx: PoolClient): { q: Queryable; begin(
     query(text, params) {
       if (begun) return later.query(text, params);
       begun = true;
-      const named = asNamed(text, params);
-      if (named || !params) return sendJoined(tx, { before: ['BEGIN'], statement: named ?? text });
-      // Parameters but no name (past the cap): BEGIN on its own, then the statement bound as usual.
-      return tx.query('BEGIN').then(() => tx.query(text, params));
+      return queryAfter(tx, ['BEGIN'], text, params);
     },
   };
   return {

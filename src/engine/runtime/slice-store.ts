@@ -23,12 +23,18 @@ export interface WatchedStep {
   writeFailure: Error | undefined;
 }
 
+/** A watched step that has sent nothing yet. */
+function unwritten(savepoint: boolean): WatchedStep {
+  return { savepoint, wrote: false, saved: false, readFailure: undefined, writeFailure: undefined };
+}
+
 /**
  * One slice's StepStore. Ports read through `reader` and write through `writer` (or `checkedWriter`).
  * While the slice watches a step body (`watchStep`), the body's first write carries `SAVEPOINT step`
  * in its round trip (in a step that decides before writing, only a checked write does), so a step
- * that fails after writing is rolled back to before it and a step that only reads pays no savepoint. Outside a watched body (undo and abandon bodies, which run in a savepoint of
- * their own) statements go as they are.
+ * that fails after writing is rolled back to before it and a step that only reads pays no savepoint.
+ * Outside a watched body (undo and abandon bodies, which run in a savepoint of their own)
+ * statements go as they are.
  */
 export class SliceStore implements StepStore {
   readonly reader: Queryable;
@@ -79,12 +85,12 @@ export class SliceStore implements StepStore {
 
   /** Starts watching a step body: whether its first write opens its savepoint; its writes and failed statements are noted. */
   watchStep(savepoint: boolean): void {
-    this.watched = { savepoint, wrote: false, saved: false, readFailure: undefined, writeFailure: undefined };
+    this.watched = unwritten(savepoint);
   }
 
   /** Stops watching the body: what it did to the store. */
   endStep(): WatchedStep {
-    const step = this.watched ?? { savepoint: false, wrote: false, saved: false, readFailure: undefined, writeFailure: undefined };
+    const step = this.watched ?? unwritten(false);
     this.watched = null;
     return step;
   }
